@@ -1,0 +1,102 @@
+// swift-tools-version:6.2
+// Quintet: five systems (library graph, runner, radio, crowd, playground) in one package.
+// The module map follows docs/architecture.md (a copy of the shared ARCHITECTURE.md
+// plus the decisions taken while building it).
+import PackageDescription
+
+// Every dependency below comes from the local package mirror; each says why it is here.
+let dependencies: [Package.Dependency] = [
+    // The `quintet` command line: subcommands, flags, environment-backed options, --help.
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // The HTTP server behind `quintet serve` (routing, middleware, graceful shutdown)
+    // and HummingbirdTesting for in-process route tests.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    // Bcrypt password hashing for the shared `users` table (a small C target; the
+    // package's other products are not built).
+    .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+    // SQLite: the one embedded database of the data folder, with migrations.
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    // Metrics API (already pulled in by Hummingbird's MetricsMiddleware) and its
+    // Prometheus text exposition for `/metrics`.
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // Services with graceful shutdown (Hummingbird runs on it; the database closes as one).
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // Structured logging shared by the server and the CLI (Hummingbird uses it too).
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+]
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
+
+let package = Package(
+    name: "quintet",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "quintet", targets: ["quintet"]),
+    ],
+    dependencies: dependencies,
+    targets: [
+        // MARK: foundations
+        .target(name: "AudioCore", swiftSettings: swiftSettings),
+        .target(name: "MediaTags", swiftSettings: swiftSettings),
+        .target(
+            name: "QuintetStore",
+            dependencies: [grdb, .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: app cores (Foundation and small pure-Swift packages only)
+        .target(name: "Tempo", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "LibraryCore",
+            dependencies: ["QuintetStore", "MediaTags", "AudioCore", "Tempo", grdb],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "MusicGraph", dependencies: ["LibraryCore"], swiftSettings: swiftSettings),
+        .target(name: "Cadence", swiftSettings: swiftSettings),
+        .target(name: "Radio", dependencies: ["QuintetStore", "AudioCore", grdb], swiftSettings: swiftSettings),
+        .target(name: "Crowd", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
+        .target(name: "Physics2D", swiftSettings: swiftSettings),
+        .target(name: "Stage", dependencies: ["Physics2D"], swiftSettings: swiftSettings),
+        .target(name: "Playground", dependencies: ["Stage", "Physics2D"], swiftSettings: swiftSettings),
+
+        // MARK: server and command line
+        .target(
+            name: "QuintetServer",
+            dependencies: [
+                "QuintetStore", "AudioCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "quintet",
+            dependencies: [
+                "QuintetServer", "QuintetStore", "AudioCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: tests (Swift Testing; fixtures generated in code)
+        .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "QuintetStoreTests", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "QuintetServerTests",
+            dependencies: [
+                "QuintetServer", "QuintetStore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

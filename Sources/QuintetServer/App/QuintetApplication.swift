@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import Logging
+import QuintetStore
+import ServiceLifecycle
+
+/// Assembles the Quintet server: database, middleware, every system's routes and the web pages.
+///
+/// ```swift
+/// let app = try await QuintetApplication.make(configuration: config)
+/// try await app.runService()   // until SIGINT/SIGTERM
+/// ```
+public enum QuintetApplication {
+    /// Every system's migrations, in dependency order. Cores add theirs here as they land.
+    public static func migrations() -> MigrationRegistry {
+        var registry = MigrationRegistry()
+        QuintetStore.registerMigrations(in: &registry)
+        return registry
+    }
+
+    /// Opens the database of a data folder with every migration applied.
+    public static func openDatabase(in directory: URL) throws -> QuintetDatabase {
+        try QuintetDatabase.open(in: directory, migrations: migrations())
+    }
+
+    /// The router: middleware, API routes and static pages.
+    public static func makeRouter(database: QuintetDatabase, webDirectory: URL) -> Router<BasicRequestContext> {
+        PrometheusMetrics.bootstrap()
+        let router = Router()
+        router.middlewares.add(LogRequestsMiddleware(.info))
+        router.middlewares.add(MetricsMiddleware())
+        router.middlewares.add(JSONErrorMiddleware())
+        router.middlewares.add(FileMiddleware(webDirectory.path, searchForIndexHtml: true))
+        SystemRoutes.add(to: router, database: database)
+        return router
+    }
+
+    /// A ready-to-run application. The database opens (and migrates) here; it closes after
+    /// the server has stopped accepting and finished its in-flight requests.
+    public static func make(configuration: ServerConfiguration, logger: Logger? = nil,
+                            onServerRunning: @escaping @Sendable (String, Int) async -> Void = { _, _ in })
+        throws -> some ApplicationProtocol {
+        var logger = logger ?? Logger(label: "quintet")
+        logger.logLevel = configuration.logLevel
+        let database = try openDatabase(in: configuration.dataDirectory)
+        let router = makeRouter(database: database, webDirectory: configuration.webDirectory)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Quintet"),
+            services: [DatabaseService(database: database, logger: logger)],
+            onServerRunning: { channel in
+                let address = channel.localAddress
+                await onServerRunning(address?.ipAddress ?? configuration.host, address?.port ?? configuration.port)
+            },
+            logger: logger
+        )
+    }
+}
+
+/// Keeps the database open while the server runs and closes it cleanly on shutdown.
+/// Hummingbird shuts its services down in reverse order, so the HTTP server (started
+/// after this service) drains its requests before the database closes.
+struct DatabaseService: Service {
+    let database: QuintetDatabase
+    let logger: Logger
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        do {
+            try database.close()
+            logger.info("database closed cleanly")
+        } catch {
+            logger.error("closing the database failed: \(error)")
+        }
+    }
+}

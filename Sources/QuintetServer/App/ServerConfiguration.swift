@@ -1,0 +1,30 @@
+import Foundation
+import Logging
+
+/// Everything `quintet serve` needs to start, after flags and environment are resolved.
+public struct ServerConfiguration: Sendable {
+    /// Interface to listen on; 127.0.0.1 by default (only this machine).
+    public var host: String
+    /// TCP port; 8080 by default, 0 picks a free one.
+    public var port: Int
+    /// The data folder (database, caches); created on first start.
+    public var dataDirectory: URL
+    /// The folder holding the web pages (`Web/`).
+    public var webDirectory: URL
+    /// Log level of the server's logger.
+    public var logLevel: Logger.Level
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, webDirectory: URL,
+                logLevel: Logger.Level = .info) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.webDirectory = webDirectory
+        self.logLevel = logLevel
+    }
+}
+
+/// The version every part of Quintet reports.
+public enum QuintetVersion {
+    public static let current = "0.1.0"
+}

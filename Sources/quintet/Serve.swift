@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import QuintetServer
+
+/// `quintet serve`: the web server for every system.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start the Quintet server (web pages, APIs, metrics) until SIGINT or SIGTERM.",
+        discussion: """
+        Every option can also be set by an environment variable: QUINTET_HOST, QUINTET_PORT,
+        QUINTET_DATA, QUINTET_WEB, QUINTET_LOG_LEVEL. Flags win over the environment.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Interface to listen on (default 127.0.0.1; env QUINTET_HOST).", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("TCP port (default 8080, 0 = any free port; env QUINTET_PORT).", valueName: "port"))
+    var port: Int?
+
+    @OptionGroup var dataOptions: DataOptions
+
+    @Option(help: ArgumentHelp("Folder of the web pages (default: Web/ of the checkout; env QUINTET_WEB).", valueName: "dir"))
+    var web: String?
+
+    @Option(name: .customLong("log-level"),
+            help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info; env QUINTET_LOG_LEVEL).", valueName: "level"))
+    var logLevel: Logger.Level?
+
+    func resolvedPort() throws -> Int {
+        if let port { return port }
+        guard let text = Environment.value("QUINTET_PORT") else { return 8080 }
+        guard let value = Int(text) else { throw ValidationError("QUINTET_PORT must be a number, not '\(text)'") }
+        return value
+    }
+
+    func validate() throws {
+        let port = try resolvedPort()
+        guard (0...65_535).contains(port) else { throw ValidationError("port must be between 0 and 65535, not \(port)") }
+        if logLevel == nil, let text = Environment.value("QUINTET_LOG_LEVEL"), Logger.Level(rawValue: text) == nil {
+            throw ValidationError("QUINTET_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+
+    func run() async throws {
+        let level = logLevel ?? Environment.value("QUINTET_LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let webDirectory: URL
+        do { webDirectory = try WebRoot.locate(explicit: web ?? Environment.value("QUINTET_WEB")) } catch {
+            throw ValidationError(String(describing: error))
+        }
+        let config = ServerConfiguration(
+            host: host ?? Environment.value("QUINTET_HOST") ?? "127.0.0.1",
+            port: try resolvedPort(),
+            dataDirectory: dataOptions.directory,
+            webDirectory: webDirectory,
+            logLevel: level
+        )
+        let dataPath = config.dataDirectory.path
+        let app = try QuintetApplication.make(configuration: config) { host, port in
+            // Written unbuffered so scripts waiting for this line see it at once.
+            FileHandle.standardOutput.write(Data("Quintet \(QuintetVersion.current) listening on http://\(host):\(port)/ (data: \(dataPath))\n".utf8))
+        }
+        try await app.runService()
+    }
+}

@@ -1,0 +1,25 @@
+// English strings. Keys are shared with it.js; a missing key falls back to English.
+export default {
+  "app.name": "Quintet",
+  "app.tagline": "Five systems, one home: your music as a graph, running to the beat, live radio, crowds nearby and a playground.",
+  "nav.home": "Home",
+  "nav.language": "Language",
+  "card.open": "Open",
+  "library.title": "Library graph",
+  "library.summary": "Explore your music library as a graph of artists, albums and songs: covers, identical recordings, bands and their members. Play and build playlists.",
+  "runner.title": "Runner",
+  "runner.summary": "Music whose tempo matches your running cadence, measured from your phone's accelerometer.",
+  "radio.title": "Radio",
+  "radio.summary": "Broadcast live from your phone or browser, listen and chat live; every broadcast becomes a podcast episode.",
+  "crowd.title": "Crowd",
+  "crowd.summary": "Send your position anonymously and see where groups of people are right now, with simple statistics and comments.",
+  "playground.title": "Playground",
+  "playground.summary": "A children's story-game: cars at traffic lights, a ship steered by tilting, fish, all moved by a physics engine.",
+  "placeholder.heading": "Not built yet",
+  "placeholder.body": "This part of Quintet is planned but not built yet. The page will work here as soon as its issue lands; until then nothing on it pretends to.",
+  "placeholder.back": "Back to all five systems",
+  "status.checking": "Checking the server…",
+  "status.ok": "Server running, version {version}",
+  "status.down": "The server does not answer.",
+  "footer.api": "API and metrics: /healthz, /metrics, /api/version"
+};

@@ -1,0 +1,25 @@
+// Stringhe italiane. Le chiavi sono quelle di en.js; una chiave mancante ricade sull'inglese.
+export default {
+  "app.name": "Quintet",
+  "app.tagline": "Cinque sistemi, una casa: la tua musica come un grafo, correre a tempo, radio dal vivo, gente nei dintorni e un parco giochi.",
+  "nav.home": "Home",
+  "nav.language": "Lingua",
+  "card.open": "Apri",
+  "library.title": "Grafo della libreria",
+  "library.summary": "Esplora la tua libreria musicale come un grafo di artisti, album e brani: cover, registrazioni identiche, band e membri. Ascolta e crea playlist.",
+  "runner.title": "Corsa",
+  "runner.summary": "Musica con il tempo della tua cadenza di corsa, misurata dall'accelerometro del telefono.",
+  "radio.title": "Radio",
+  "radio.summary": "Trasmetti dal vivo dal telefono o dal browser, ascolta e chatta in diretta; ogni trasmissione diventa un episodio podcast.",
+  "crowd.title": "Folla",
+  "crowd.summary": "Invia la tua posizione in forma anonima e scopri dove sono adesso i gruppi di persone, con statistiche semplici e commenti.",
+  "playground.title": "Parco giochi",
+  "playground.summary": "Un gioco-racconto per bambini: auto al semaforo, una nave guidata inclinando il telefono, pesci, tutto mosso da un motore fisico.",
+  "placeholder.heading": "Non ancora costruito",
+  "placeholder.body": "Questa parte di Quintet è prevista ma non ancora costruita. La pagina funzionerà qui appena arriva il suo sviluppo; fino ad allora non finge di funzionare.",
+  "placeholder.back": "Torna ai cinque sistemi",
+  "status.checking": "Controllo del server…",
+  "status.ok": "Server attivo, versione {version}",
+  "status.down": "Il server non risponde.",
+  "footer.api": "API e metriche: /healthz, /metrics, /api/version"
+};

@@ -1,0 +1,46 @@
+// What every page does on load: translate, wire the language picker, show server status.
+import { api } from "./api.js";
+import { applyTranslations, currentLanguage, setLanguage, t } from "./i18n.js";
+
+/** Puts the shared header (brand, language picker) and footer (server status) around <main>. */
+function addChrome() {
+  const header = document.createElement("header");
+  header.className = "site-header";
+  header.innerHTML = `
+    <a class="brand" href="/" data-i18n="app.name">Quintet</a>
+    <label><span data-i18n="nav.language">Language</span>
+      <select id="language"><option value="en">English</option><option value="it">Italiano</option></select>
+    </label>`;
+  const footer = document.createElement("footer");
+  footer.className = "site-footer";
+  footer.innerHTML = `<span id="server-status" role="status"></span><span data-i18n="footer.api"></span>`;
+  document.body.prepend(header);
+  document.body.append(footer);
+}
+
+export function startPage() {
+  addChrome();
+  applyTranslations();
+  const picker = document.querySelector("#language");
+  if (picker) {
+    picker.value = currentLanguage();
+    picker.addEventListener("change", () => { setLanguage(picker.value); showStatus(); });
+  }
+  showStatus();
+}
+
+let lastHealth = null;
+
+async function showStatus() {
+  const el = document.querySelector("#server-status");
+  if (!el) return;
+  if (!lastHealth) {
+    el.textContent = t("status.checking");
+    try { lastHealth = await api("/healthz"); } catch (_) { lastHealth = { status: "down" }; }
+  }
+  const ok = lastHealth.status === "ok";
+  el.textContent = ok ? t("status.ok", { version: lastHealth.version }) : t("status.down");
+  el.dataset.state = ok ? "ok" : "down";
+}
+
+startPage();
