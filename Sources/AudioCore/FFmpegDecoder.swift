@@ -58,15 +58,26 @@ public struct FFmpegDecoder: AudioDecoding {
             format = (buffer.sampleRate, buffer.channelCount)
             chunks.append(contentsOf: buffer.samples)
         }
-        if format.1 == 0 { format = try resolvedFormat(url, options) }
+        if format.1 == 0 { // nothing decoded: an empty buffer in the requested format
+            let native = try probe(url)
+            format = (options.sampleRate ?? native.sampleRate, options.channelCount ?? native.channelCount)
+        }
         return PCMBuffer(sampleRate: format.0, channelCount: format.1, samples: chunks)
     }
 
     /// Decodes incrementally: `body` receives buffers of about `chunkFrames` frames as
     /// ffmpeg produces them, so long files need not sit in memory whole.
+    ///
+    /// ffmpeg converts the sample rate; channels are converted here (a mono downmix is the
+    /// average of the channels, as `PCMBuffer.downmixedToMono` does; ffmpeg's own `-ac 1`
+    /// would mix at −3 dB per channel and could clip).
     public func stream(_ url: URL, options: DecodeOptions, chunkFrames: Int = 65_536,
                        _ body: (PCMBuffer) throws -> Void) throws {
-        let (rate, channels) = try resolvedFormat(url, options)
+        let native = try probe(url)
+        let rate = options.sampleRate ?? native.sampleRate
+        precondition(rate > 0, "decode options need a positive sample rate")
+        let channels = native.channelCount
+        let channelOptions = DecodeOptions(channelCount: options.channelCount)
         var args = ["-nostdin", "-hide_banner", "-loglevel", "error"]
         if options.start > 0 { args += ["-ss", String(options.start)] }
         args += ["-i", url.path]
@@ -75,28 +86,21 @@ public struct FFmpegDecoder: AudioDecoding {
                  "-ac", String(channels), "-ar", String(Int(rate.rounded())), "pipe:1"]
         let frameBytes = 4 * channels
         var pending = Data()
+        func deliver(_ byteCount: Int) throws {
+            let buffer = Self.buffer(pending.prefix(byteCount), rate: rate, channels: channels)
+            try body(buffer.converted(to: channelOptions))
+            pending.removeFirst(byteCount)
+        }
         let status = try Subprocess.stream(ffmpegPath, args) { data in
             pending.append(data)
             let usable = pending.count / frameBytes * frameBytes
-            guard usable >= chunkFrames * frameBytes else { return }
-            try body(Self.buffer(pending.prefix(usable), rate: rate, channels: channels))
-            pending.removeFirst(usable)
+            if usable >= chunkFrames * frameBytes { try deliver(usable) }
         }
         if status.status != 0 {
             throw AudioError.decodingFailed("ffmpeg could not decode \(url.lastPathComponent): \(status.errorSummary)")
         }
         let usable = pending.count / frameBytes * frameBytes
-        if usable > 0 { try body(Self.buffer(pending.prefix(usable), rate: rate, channels: channels)) }
-    }
-
-    private func resolvedFormat(_ url: URL, _ options: DecodeOptions) throws -> (Double, Int) {
-        if let rate = options.sampleRate, let channels = options.channelCount {
-            try checkReadable(url)
-            precondition(rate > 0 && channels > 0, "decode options need a positive rate and channel count")
-            return (rate, channels)
-        }
-        let native = try probe(url)
-        return (options.sampleRate ?? native.sampleRate, options.channelCount ?? native.channelCount)
+        if usable > 0 { try deliver(usable) }
     }
 
     private func checkReadable(_ url: URL) throws {

@@ -16,6 +16,12 @@ public enum WAVReader {
         public var format: WAVSampleFormat
         public var channelCount: Int
         public var sampleRate: Int
+
+        public init(format: WAVSampleFormat, channelCount: Int, sampleRate: Int) {
+            self.format = format
+            self.channelCount = channelCount
+            self.sampleRate = sampleRate
+        }
     }
 
     /// Reads and decodes a WAV file. Throws `AudioError` on anything malformed.
