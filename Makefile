@@ -1,0 +1,46 @@
+# Quintet's everyday commands. The README names two: `make run` and `make test`.
+# Server settings come from the environment: QUINTET_HOST, QUINTET_PORT, QUINTET_DATA,
+# QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
+# `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
+
+.PHONY: run build test e2e bootstrap bench fuzz clean
+
+# The e2e suite runs against this binary; `swift test` builds it along with the tests.
+QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
+PYTEST = e2e/.venv/bin/python -m pytest e2e -q
+
+# Build in release and start the server (Ctrl-C stops it cleanly).
+run:
+	swift build -c release --product quintet
+	.build/release/quintet serve
+
+# Debug build of everything, tests included.
+build:
+	swift build --build-tests
+
+# Everything CI checks: system packages and venv, the Swift tests, then the e2e suite
+# against the binary that `swift test` just built (one compile, not two).
+test: bootstrap
+	swift test
+	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
+
+# Only the e2e suite (real server, real Chromium), against an existing debug build.
+e2e: bootstrap
+	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
+
+# Install missing system packages (ffmpeg, chromium, chromedriver) and the e2e venv.
+bootstrap:
+	bash scripts/bootstrap.sh
+
+# Benchmarks, never part of `make test`: the real FFT next to numpy's rfft.
+bench:
+	bash scripts/bench-fft.sh
+
+# Fuzz targets for parsers of untrusted bytes, never part of `make test`.
+fuzz:
+	@echo "No fuzz targets exist yet; parsers get theirs as they land."
+
+# Remove build products and e2e artifacts (the e2e venv stays; bootstrap keeps it current).
+clean:
+	swift package clean
+	rm -rf e2e/artifacts e2e/.pytest_cache .pytest_cache

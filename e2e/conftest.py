@@ -1,0 +1,161 @@
+"""Fixtures of the e2e suite: a real `quintet serve` and a real headless Chromium.
+
+The server runs the binary named by QUINTET_BIN (default .build/debug/quintet) on a free
+loopback port with a fresh data folder; its output goes to e2e/artifacts/server.log.
+The browser is Debian's chromium driven by Debian's chromedriver through Selenium; the
+driver path is given explicitly, so Selenium Manager never tries to download anything.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import requests
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "e2e" / "artifacts"
+CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+START_TIMEOUT = 30  # seconds until /healthz must answer 200
+STOP_TIMEOUT = 15  # seconds between SIGTERM and exit
+
+
+@dataclass
+class Server:
+    """A running `quintet serve`: where it listens, where it keeps data and logs."""
+
+    base_url: str
+    data_dir: Path
+    log_path: Path
+    process: subprocess.Popen
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+def free_port() -> int:
+    """A loopback TCP port that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def quintet_binary() -> Path:
+    path = Path(os.environ.get("QUINTET_BIN", REPO / ".build" / "debug" / "quintet")).resolve()
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.exit(
+            f"quintet binary not found at {path}: build it with `swift build` "
+            "(or `make build`) or point QUINTET_BIN at it",
+            returncode=2,
+        )
+    return path
+
+
+def tail(text: str, lines: int = 40) -> str:
+    return "\n".join(text.splitlines()[-lines:])
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    """Starts `quintet serve` once for the session and stops it with SIGTERM at the end."""
+    binary = quintet_binary()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    data_dir = tmp_path_factory.mktemp("quintet-data")
+    log_path = ARTIFACTS / "server.log"
+    port = free_port()
+    command = [
+        str(binary), "serve",
+        "--host", "127.0.0.1", "--port", str(port),
+        "--data", str(data_dir), "--web", str(REPO / "Web"),
+        "--log-level", "info",
+    ]
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    running = Server(f"http://127.0.0.1:{port}", data_dir, log_path, process)
+
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"quintet serve exited with {process.returncode} before answering:\n{tail(running.log())}")
+        try:
+            if requests.get(running.url("/healthz"), timeout=1).status_code == 200:
+                break
+        except requests.RequestException:
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            process.wait()
+            pytest.fail(f"/healthz did not answer 200 within {START_TIMEOUT} s:\n{tail(running.log())}")
+        time.sleep(0.1)
+
+    yield running
+
+    process.send_signal(signal.SIGTERM)
+    try:
+        code = process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        pytest.fail(f"quintet serve did not stop within {STOP_TIMEOUT} s of SIGTERM:\n{tail(running.log())}")
+    log_text = running.log()
+    assert code == 0, f"quintet serve exited with {code} after SIGTERM:\n{tail(log_text)}"
+    assert "database closed cleanly" in log_text, f"no clean database close in the log:\n{tail(log_text)}"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the whole session (desktop size 1280×900)."""
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(path, os.X_OK):
+            pytest.exit(f"{path} is missing: run `bash scripts/bootstrap.sh` (apt-get install chromium chromium-driver)",
+                        returncode=2)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     "--window-size=1280,900", "--lang=en-US"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=CHROMEDRIVER, log_output=str(ARTIFACTS / "chromedriver.log"))
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_page_load_timeout(30)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def severe_console_entries(driver) -> list[dict]:
+    """SEVERE entries of the browser console since the last call (reading empties the buffer)."""
+    return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+
+
+def open_page(driver, url: str) -> None:
+    """Loads url and waits until the shared page script has run (the server status is shown)."""
+    severe_console_entries(driver)  # forget what earlier pages logged
+    driver.get(url)
+    wait_until_ready(driver)
+
+
+def wait_until_ready(driver, timeout: float = 10) -> None:
+    """Waits for the document to load and for page.js to fill in the server status."""
+    WebDriverWait(driver, timeout).until(
+        lambda d: d.execute_script(
+            "return document.readyState === 'complete'"
+            " && document.querySelector('#server-status[data-state]') !== null"
+        ),
+        message="the page did not finish loading (no #server-status[data-state])",
+    )

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs what `make test` needs beyond the Swift toolchain, and only what is missing:
+#   - ffmpeg, chromium and chromium-driver from Debian (apt-get), when their commands are absent;
+#   - a Python venv at e2e/.venv with the pinned packages of e2e/requirements.txt, rebuilt
+#     when that file changes (a stamp inside the venv holds the hash it was built from).
+# Safe to run again and again: a second run with nothing missing does nothing.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+venv=e2e/.venv
+requirements=e2e/requirements.txt
+stamp=$venv/.requirements.sha256
+python=${PYTHON:-python3}
+
+# Runs a command as root: directly when we are root, through sudo otherwise.
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+apt_updated=no
+# apt-get installs the given Debian packages, quietly and without questions.
+apt_install() {
+    if [ "$apt_updated" = no ]; then
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        apt_updated=yes
+    fi
+    echo "bootstrap: installing $* with apt-get"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+# 1. System packages: command name -> Debian package.
+missing=()
+command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+if [ ${#missing[@]} -gt 0 ]; then
+    apt_install "${missing[@]}"
+fi
+
+# Debian's own python3 creates venvs only with python3-venv (ensurepip) installed.
+if ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    apt_install python3-venv
+fi
+
+# 2. The e2e venv, rebuilt from scratch when requirements.txt changed since it was made.
+wanted=$(sha256sum "$requirements" | cut -d' ' -f1)
+if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
+    echo "bootstrap: $venv is up to date"
+    exit 0
+fi
+echo "bootstrap: creating $venv from $requirements"
+rm -rf "$venv"
+"$python" -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+echo "$wanted" >"$stamp"
+echo "bootstrap: $venv ready"
