@@ -5,7 +5,8 @@ import Foundation
 /// Integer formats scale by 2^(bits-1), round to nearest and clamp, so a buffer read from
 /// a WAV file of the same format writes back bit for bit. `WAVE_FORMAT_EXTENSIBLE` is used
 /// when asked, or by default for more than two channels or more than 16 bits, as
-/// Microsoft's WAVE_FORMAT_EXTENSIBLE note recommends.
+/// Microsoft's WAVE_FORMAT_EXTENSIBLE note recommends. NaN samples become 0 and infinities
+/// clamp to full scale in integer formats.
 ///
 /// ```swift
 /// let bytes = WAVWriter.encode(buffer, format: .int16)
@@ -57,6 +58,7 @@ public enum WAVWriter {
         bytes.reserveCapacity(samples.count * format.bytesPerSample)
         func integer(_ x: Float, bits: Int) -> Int64 {
             let scale = Double(Int64(1) << (bits - 1))
+            guard !x.isNaN else { return 0 } // NaN has no integer value: write silence
             let v = (Double(x) * scale).rounded()
             return Int64(min(max(v, -scale), scale - 1))
         }

@@ -38,6 +38,8 @@ struct WAVTests {
         let buffer = PCMBuffer(sampleRate: 8_000, channelCount: 1, samples: [2.0, -2.0, 0.25, 1.0 / 131_072])
         let decoded = try WAVReader.decode(WAVWriter.encode(buffer, format: .int16))
         #expect(decoded.samples == [32_767 / 32_768, -1, 0.25, 0])
+        let odd = PCMBuffer(sampleRate: 8_000, channelCount: 1, samples: [.nan, .infinity, -.infinity])
+        #expect(try WAVReader.decode(WAVWriter.encode(odd, format: .int24)).samples == [0, 8_388_607 / 8_388_608, -1])
         let eight = try WAVReader.decode(WAVWriter.encode(buffer, format: .int8))
         #expect(eight.samples == [127 / 128, -1, 0.25, 0])
     }
