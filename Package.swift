@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "QuintetServer",
             dependencies: [
-                "QuintetStore", "AudioCore",
+                "QuintetStore", "AudioCore", "Tempo",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "quintet",
             dependencies: [
-                "QuintetServer", "QuintetStore", "AudioCore",
+                "QuintetServer", "QuintetStore", "AudioCore", "Tempo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -89,6 +89,7 @@ let package = Package(
 
         // MARK: tests (Swift Testing; fixtures generated in code)
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "QuintetStoreTests", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
         .testTarget(
             name: "QuintetServerTests",

@@ -135,21 +135,40 @@ public final class RealFFT: Sendable {
     /// The spectrum of `input` (`size` samples): bins 0 through `size/2`.
     public func forward(_ input: [Float]) -> Spectrum {
         precondition(input.count == size, "real FFT input must have \(size) samples")
-        let m = size / 2
-        var zr = [Float](repeating: 0, count: m), zi = [Float](repeating: 0, count: m)
-        for n in 0..<m { zr[n] = input[2 * n]; zi[n] = input[2 * n + 1] }
-        half.forward(real: &zr, imag: &zi)
-        var xr = [Float](repeating: 0, count: m + 1), xi = [Float](repeating: 0, count: m + 1)
-        for k in 0...m {
-            let a = k % m, b = (m - k) % m
-            // Even and odd parts: E = (Z[k] + conj Z[m−k]) / 2, O = (Z[k] − conj Z[m−k]) / 2i.
-            let er = (zr[a] + zr[b]) * 0.5, ei = (zi[a] - zi[b]) * 0.5
-            let or = (zi[a] + zi[b]) * 0.5, oi = (zr[b] - zr[a]) * 0.5
-            let cr = k < m ? wRe[k] : -1, ci = k < m ? wIm[k] : 0
-            xr[k] = er + or * cr - oi * ci
-            xi[k] = ei + or * ci + oi * cr
+        var xr = [Float](repeating: 0, count: size / 2 + 1), xi = xr
+        input.withUnsafeBufferPointer { x in
+            xr.withUnsafeMutableBufferPointer { r in
+                xi.withUnsafeMutableBufferPointer { i in forward(x, real: r, imag: i) }
+            }
         }
         return Spectrum(real: xr, imag: xi)
+    }
+
+    /// The spectrum of `input` (`size` samples) written into `real` and `imag`
+    /// (`size/2 + 1` elements each), without allocating on the heap: the form for hot loops.
+    public func forward(_ input: UnsafeBufferPointer<Float>, real xr: UnsafeMutableBufferPointer<Float>,
+                        imag xi: UnsafeMutableBufferPointer<Float>) {
+        let m = size / 2
+        precondition(input.count == size && xr.count >= m + 1 && xi.count >= m + 1, "real FFT buffer sizes")
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * m) { scratch in
+            let zr = UnsafeMutableBufferPointer(rebasing: scratch[0..<m])
+            let zi = UnsafeMutableBufferPointer(rebasing: scratch[m..<(2 * m)])
+            for n in 0..<m { zr[n] = input[2 * n]; zi[n] = input[2 * n + 1] }
+            half.transform(zr, zi)
+            wRe.withUnsafeBufferPointer { wr in
+                wIm.withUnsafeBufferPointer { wi in
+                    for k in 0...m {
+                        let a = k % m, b = (m - k) % m
+                        // Even and odd parts: E = (Z[k] + conj Z[m−k]) / 2, O = (Z[k] − conj Z[m−k]) / 2i.
+                        let er = (zr[a] + zr[b]) * 0.5, ei = (zi[a] - zi[b]) * 0.5
+                        let or = (zi[a] + zi[b]) * 0.5, oi = (zr[b] - zr[a]) * 0.5
+                        let cr = k < m ? wr[k] : -1, ci = k < m ? wi[k] : 0
+                        xr[k] = er + or * cr - oi * ci
+                        xi[k] = ei + or * ci + oi * cr
+                    }
+                }
+            }
+        }
     }
 
     /// The real signal whose spectrum is `spectrum` (`size/2 + 1` bins), so that

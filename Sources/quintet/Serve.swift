@@ -29,6 +29,17 @@ struct Serve: AsyncParsableCommand {
             help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info; env QUINTET_LOG_LEVEL).", valueName: "level"))
     var logLevel: Logger.Level?
 
+    @Option(name: .customLong("max-upload-mb"),
+            help: ArgumentHelp("Largest audio upload in MiB (default 200; env QUINTET_MAX_UPLOAD_MB).", valueName: "MiB"))
+    var maxUploadMB: Int?
+
+    func resolvedMaxUpload() throws -> Int {
+        if let maxUploadMB { return maxUploadMB }
+        guard let text = Environment.value("QUINTET_MAX_UPLOAD_MB") else { return TempoRoutes.maxUploadBytes / 1_048_576 }
+        guard let value = Int(text) else { throw ValidationError("QUINTET_MAX_UPLOAD_MB must be a number, not '\(text)'") }
+        return value
+    }
+
     func resolvedPort() throws -> Int {
         if let port { return port }
         guard let text = Environment.value("QUINTET_PORT") else { return 8080 }
@@ -39,6 +50,8 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         let port = try resolvedPort()
         guard (0...65_535).contains(port) else { throw ValidationError("port must be between 0 and 65535, not \(port)") }
+        let upload = try resolvedMaxUpload()
+        guard (1...65_536).contains(upload) else { throw ValidationError("--max-upload-mb must be between 1 and 65536, not \(upload)") }
         if logLevel == nil, let text = Environment.value("QUINTET_LOG_LEVEL"), Logger.Level(rawValue: text) == nil {
             throw ValidationError("QUINTET_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -60,7 +73,8 @@ struct Serve: AsyncParsableCommand {
             port: try resolvedPort(),
             dataDirectory: dataOptions.directory,
             webDirectory: webDirectory,
-            logLevel: level
+            logLevel: level,
+            maxUploadBytes: try resolvedMaxUpload() * 1_048_576
         )
         let dataPath = config.dataDirectory.path
         let app = try QuintetApplication.make(configuration: config) { host, port in

@@ -24,7 +24,8 @@ public enum QuintetApplication {
     }
 
     /// The router: middleware, API routes and static pages.
-    public static func makeRouter(database: QuintetDatabase, webDirectory: URL) -> Router<BasicRequestContext> {
+    public static func makeRouter(database: QuintetDatabase, webDirectory: URL,
+                                  maxUploadBytes: Int = TempoRoutes.maxUploadBytes) -> Router<BasicRequestContext> {
         PrometheusMetrics.bootstrap()
         let router = Router()
         router.middlewares.add(LogRequestsMiddleware(.info))
@@ -32,6 +33,8 @@ public enum QuintetApplication {
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(FileMiddleware(webDirectory.path, searchForIndexHtml: true))
         SystemRoutes.add(to: router, database: database)
+        TempoRoutes.add(to: router, uploads: database.directory.appendingPathComponent("uploads"),
+                        maxUploadBytes: maxUploadBytes)
         return router
     }
 
@@ -43,7 +46,8 @@ public enum QuintetApplication {
         var logger = logger ?? Logger(label: "quintet")
         logger.logLevel = configuration.logLevel
         let database = try openDatabase(in: configuration.dataDirectory)
-        let router = makeRouter(database: database, webDirectory: configuration.webDirectory)
+        let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
+                                maxUploadBytes: configuration.maxUploadBytes)
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Quintet"),

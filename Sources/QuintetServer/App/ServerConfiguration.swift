@@ -13,14 +13,17 @@ public struct ServerConfiguration: Sendable {
     public var webDirectory: URL
     /// Log level of the server's logger.
     public var logLevel: Logger.Level
+    /// Largest audio upload accepted (bytes); larger ones get 413.
+    public var maxUploadBytes: Int
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, webDirectory: URL,
-                logLevel: Logger.Level = .info) {
+                logLevel: Logger.Level = .info, maxUploadBytes: Int = TempoRoutes.maxUploadBytes) {
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory
         self.webDirectory = webDirectory
         self.logLevel = logLevel
+        self.maxUploadBytes = maxUploadBytes
     }
 }
 
