@@ -43,7 +43,7 @@ public struct WAVFileDecoder: AudioDecoding {
     public init() {}
 
     public func decode(_ url: URL, options: DecodeOptions) throws -> PCMBuffer {
-        var buffer = try WAVReader.read(contentsOf: url)
+        var buffer = try WAVReader.read(contentsOf: url, downmix: options.channelCount == 1)
         let startFrame = min(buffer.frameCount, Int((options.start * buffer.sampleRate).rounded()))
         var endFrame = buffer.frameCount
         if let limit = options.maxDuration { endFrame = min(endFrame, startFrame + Int((limit * buffer.sampleRate).rounded())) }

@@ -72,9 +72,25 @@ public final class FFT: Sendable {
             let tr = re[i]; re[i] = re[j]; re[j] = tr
             let ti = im[i]; im[i] = im[j]; im[j] = ti
         }
+        // Stages 1 and 2 have the trivial twiddles 1 and −i: done together without multiplies.
+        var half = 1
+        if size >= 4 {
+            var start = 0
+            while start < size {
+                let a = start, b = start + 1, c = start + 2, d = start + 3
+                let r0 = re[a] + re[b], i0 = im[a] + im[b], r1 = re[a] - re[b], i1 = im[a] - im[b]
+                let r2 = re[c] + re[d], i2 = im[c] + im[d], r3 = re[c] - re[d], i3 = im[c] - im[d]
+                re[a] = r0 + r2; im[a] = i0 + i2
+                re[c] = r0 - r2; im[c] = i0 - i2
+                // (r3 + i·i3)·(−i) = i3 − i·r3
+                re[b] = r1 + i3; im[b] = i1 - r3
+                re[d] = r1 - i3; im[d] = i1 + r3
+                start += 4
+            }
+            half = 4
+        }
         twiddleRe.withUnsafeBufferPointer { wr in
             twiddleIm.withUnsafeBufferPointer { wi in
-                var half = 1
                 while half < size {
                     let step = half * 2
                     let base = half - 1
@@ -157,12 +173,15 @@ public final class RealFFT: Sendable {
             half.transform(zr, zi)
             wRe.withUnsafeBufferPointer { wr in
                 wIm.withUnsafeBufferPointer { wi in
-                    for k in 0...m {
-                        let a = k % m, b = (m - k) % m
+                    // Bins 0 and m: E = Re Z[0], O = Im Z[0], W^0 = 1, W^m = −1.
+                    xr[0] = zr[0] + zi[0]; xi[0] = 0
+                    xr[m] = zr[0] - zi[0]; xi[m] = 0
+                    for k in 1..<m {
+                        let b = m - k
                         // Even and odd parts: E = (Z[k] + conj Z[m−k]) / 2, O = (Z[k] − conj Z[m−k]) / 2i.
-                        let er = (zr[a] + zr[b]) * 0.5, ei = (zi[a] - zi[b]) * 0.5
-                        let or = (zi[a] + zi[b]) * 0.5, oi = (zr[b] - zr[a]) * 0.5
-                        let cr = k < m ? wr[k] : -1, ci = k < m ? wi[k] : 0
+                        let er = (zr[k] + zr[b]) * 0.5, ei = (zi[k] - zi[b]) * 0.5
+                        let or = (zi[k] + zi[b]) * 0.5, oi = (zr[b] - zr[k]) * 0.5
+                        let cr = wr[k], ci = wi[k]
                         xr[k] = er + or * cr - oi * ci
                         xi[k] = ei + or * ci + oi * cr
                     }

@@ -25,24 +25,31 @@ public enum WAVReader {
     }
 
     /// Reads and decodes a WAV file. Throws `AudioError` on anything malformed.
-    public static func read(contentsOf url: URL) throws -> PCMBuffer {
+    /// With `downmix`, the channels are averaged into one while reading, which saves
+    /// building the interleaved buffer first (what analysis wants).
+    public static func read(contentsOf url: URL, downmix: Bool = false) throws -> PCMBuffer {
         let data: Data
         do { data = try Data(contentsOf: url, options: .mappedIfSafe) } catch {
             throw AudioError.io("cannot read \(url.path): \(error.localizedDescription)")
         }
-        return try decode(data)
+        return try decode(data, downmix: downmix)
     }
 
-    /// Decodes WAV bytes into a buffer. Throws `AudioError` on anything malformed.
-    public static func decode(_ data: Data) throws -> PCMBuffer {
+    /// Decodes WAV bytes into a buffer (averaged to mono with `downmix`). Throws
+    /// `AudioError` on anything malformed.
+    public static func decode(_ data: Data, downmix: Bool = false) throws -> PCMBuffer {
         try data.withUnsafeBytes { raw in
             let (header, payload) = try parse(raw)
-            let frameBytes = header.format.bytesPerSample * header.channelCount
+            let channels = header.channelCount
+            let frameBytes = header.format.bytesPerSample * channels
             let frames = payload.count / frameBytes
-            let samples = convert(UnsafeRawBufferPointer(rebasing: payload.prefix(frames * frameBytes)),
-                                  format: header.format, count: frames * header.channelCount)
-            return PCMBuffer(sampleRate: Double(header.sampleRate), channelCount: header.channelCount,
-                             samples: samples)
+            let bytes = UnsafeRawBufferPointer(rebasing: payload.prefix(frames * frameBytes))
+            if downmix && channels > 1 {
+                return PCMBuffer(sampleRate: Double(header.sampleRate), channelCount: 1,
+                                 samples: convertMono(bytes, format: header.format, frames: frames, channels: channels))
+            }
+            return PCMBuffer(sampleRate: Double(header.sampleRate), channelCount: channels,
+                             samples: convert(bytes, format: header.format, count: frames * channels))
         }
     }
 
@@ -118,6 +125,30 @@ public enum WAVReader {
             throw AudioError.corruptWAV("block align \(blockAlign) does not match \(channels) channels of \(bits) bits")
         }
         return Header(format: format, channelCount: channels, sampleRate: rate)
+    }
+
+    /// The average of each frame's channels.
+    private static func convertMono(_ bytes: UnsafeRawBufferPointer, format: WAVSampleFormat, frames: Int, channels: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: frames)
+        let scale = 1 / Float(channels)
+        out.withUnsafeMutableBufferPointer { dst in
+            if format == .int16, let base = bytes.baseAddress { // the common case, kept tight
+                let factor = scale / 32768
+                for f in 0..<frames {
+                    var sum: Int32 = 0
+                    for c in 0..<channels {
+                        sum += Int32(Int16(littleEndian: base.loadUnaligned(fromByteOffset: (f * channels + c) * 2, as: Int16.self)))
+                    }
+                    dst[f] = Float(sum) * factor
+                }
+                return
+            }
+            for f in 0..<frames {
+                let frame = UnsafeRawBufferPointer(rebasing: bytes[(f * channels * format.bytesPerSample)..<((f + 1) * channels * format.bytesPerSample)])
+                dst[f] = convert(frame, format: format, count: channels).reduce(0, +) * scale
+            }
+        }
+        return out
     }
 
     private static func convert(_ bytes: UnsafeRawBufferPointer, format: WAVSampleFormat, count: Int) -> [Float] {

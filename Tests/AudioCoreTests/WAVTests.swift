@@ -29,6 +29,10 @@ struct WAVTests {
                 #expect(header == .init(format: format, channelCount: channels, sampleRate: 44_100))
                 let decoded = try WAVReader.decode(bytes)
                 #expect(decoded == buffer, "\(format) × \(channels) channels, extensible \(extensible)")
+                let mono = try WAVReader.decode(bytes, downmix: true)
+                let expected = buffer.monoSamples()
+                #expect(mono.channelCount == 1 && zip(mono.samples, expected).allSatisfy { abs($0 - $1) < 1e-6 },
+                        "downmix while reading matches downmix after reading")
             }
         }
     }
