@@ -8,8 +8,9 @@ import Foundation
 ///    to unit variance, then the bands are summed: drums and soft instruments both count.
 /// 3. Periodicity: the unbiased autocorrelation of the whole song's novelty, and for each
 ///    tempo from 30 to 300 BPM a salience summing the autocorrelation at 1–4 beat periods.
-/// 4. The octave decision: among the salient tempos, a log-normal prior on the beat
-///    period picks the felt beat; see `chooseBeat`.
+/// 4. The octave decision: the salient tempos and their ×2, ×3, ½, ⅓ relatives are scored
+///    by how well a pulse train at each fits the novelty (precision and recall), by their
+///    periodicity, and by a log-normal tempo prior; see `chooseBeat`.
 /// 5. Precision: the beat period is refined from the autocorrelation peaks at its
 ///    multiples (a peak at 8 beats pins the period 8 times more finely).
 ///
@@ -30,6 +31,8 @@ public struct TempoEstimator: TempoEstimating {
     static let silence: Float = 1e-4
 
     public init() {}
+
+    /// `QUINTET_TEMPO_DEBUG=1` prints each candidate's features on standard error (for tuning).
     static let debug = ProcessInfo.processInfo.environment["QUINTET_TEMPO_DEBUG"] != nil
 
     public func estimate(_ buffer: PCMBuffer) -> TempoEstimate {
@@ -112,24 +115,22 @@ public struct TempoEstimator: TempoEstimating {
     static func normalize(_ band: [Float], frameRate: Double) -> [Float] {
         let count = band.count
         let half = max(1, Int(frameRate * 0.5))
-        do {
-            var prefix = [Double](repeating: 0, count: count + 1)
-            for i in 0..<count { prefix[i + 1] = prefix[i] + Double(band[i]) }
-            var centred = [Float](repeating: 0, count: count)
-            var energy = 0.0
-            for i in 0..<count {
-                let lo = max(0, i - half), hi = min(count, i + half + 1)
-                let mean = (prefix[hi] - prefix[lo]) / Double(hi - lo)
-                let v = max(0, Double(band[i]) - mean)
-                centred[i] = Float(v)
-                energy += v * v
-            }
-            let rms = (energy / Double(max(1, count))).squareRoot()
-            guard rms > 1e-9 else { return [Float](repeating: 0, count: count) }
-            let scale = Float(1 / rms)
-            for i in 0..<count { centred[i] *= scale }
-            return centred
+        var prefix = [Double](repeating: 0, count: count + 1)
+        for i in 0..<count { prefix[i + 1] = prefix[i] + Double(band[i]) }
+        var centred = [Float](repeating: 0, count: count)
+        var energy = 0.0
+        for i in 0..<count {
+            let lo = max(0, i - half), hi = min(count, i + half + 1)
+            let mean = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+            let v = max(0, Double(band[i]) - mean)
+            centred[i] = Float(v)
+            energy += v * v
         }
+        let rms = (energy / Double(max(1, count))).squareRoot()
+        guard rms > 1e-9 else { return [Float](repeating: 0, count: count) }
+        let scale = Float(1 / rms)
+        for i in 0..<count { centred[i] *= scale }
+        return centred
     }
 
     static func localMaxima(_ grid: [(bpm: Double, salience: Double)]) -> [(bpm: Double, salience: Double)] {
