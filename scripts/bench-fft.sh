@@ -16,7 +16,7 @@ venv=e2e/.venv
 
 # 1. The Swift side: a release build unless a binary is given.
 if [ -z "${QUINTET_BIN:-}" ]; then
-    swift build -c release --product quintet
+    swift build -c release --product quintet --static-swift-stdlib
     QUINTET_BIN=.build/release/quintet
 fi
 swift_json=$("$QUINTET_BIN" bench fft --size "$size" --runs "$runs" --json)
