@@ -81,3 +81,16 @@ def test_server_estimates_an_uploaded_mp3(server, songs):
     bad = requests.post(server.url("/api/tempo"), data=b"garbage bytes", timeout=60)
     assert bad.status_code == 422 and bad.json()["error"]["code"] == "unreadable_audio"
     assert requests.get(server.url("/healthz"), timeout=5).status_code == 200, "the server survives bad input"
+
+
+def test_runner_page_measures_a_chosen_song(server, browser, songs):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from conftest import open_page, severe_console_entries
+
+    open_page(browser, server.url("/runner/"))
+    browser.find_element(By.CSS_SELECTOR, "#tempo-file").send_keys(str(songs["mp3"]))
+    WebDriverWait(browser, 60).until(lambda d: d.find_element(By.CSS_SELECTOR, "#tempo-result").is_displayed())
+    assert abs(float(browser.find_element(By.CSS_SELECTOR, "#tempo-bpm").text) - 100) < 1
+    assert severe_console_entries(browser) == []
