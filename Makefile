@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e bootstrap bench fuzz clean
+.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo fuzz clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -36,9 +36,16 @@ e2e: bootstrap
 bootstrap:
 	bash scripts/bootstrap.sh
 
-# Benchmarks, never part of `make test`: the real FFT next to numpy's rfft.
-bench:
+# Benchmarks, never part of `make test`: the real FFT next to numpy's rfft, and tempo
+# estimation next to aubio and librosa on the held-out synthesised set.
+bench: bench-fft bench-tempo
+
+bench-fft:
 	bash scripts/bench-fft.sh
+
+# Tempo accuracy and CPU against aubio and librosa; SET=smoke|dev|test (default test).
+bench-tempo:
+	bash scripts/bench-tempo --set $(or $(SET),test) --by-style
 
 # Fuzz targets for parsers of untrusted bytes, never part of `make test`.
 fuzz:

@@ -1,0 +1,117 @@
+"""bench-tempo: build a synthesised test set and compare tempo estimators on it.
+
+    scripts/bench-tempo [--set smoke|dev|test] [--tools quintet,scheirer,aubio,librosa]
+                        [--limit N] [--json out.json] [--show-errors] [--by-style]
+                        [--only-build]
+
+Prints Markdown: a header saying what was measured, the side-by-side table, and
+Acc1 / Acc2 broken down by drums and by meter.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+from pathlib import Path
+import platform
+import sys
+
+from .compose import SETS
+from .errors import errors_markdown
+from .render import build_set
+from .report import full_report
+from .tools import REPO, make_tools, run_tool
+
+ALL_TOOLS = ["quintet", "scheirer", "aubio", "librosa"]
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="bench-tempo", description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="dev", choices=sorted(SETS), help="which test set (default dev)")
+    parser.add_argument("--tools", default=",".join(ALL_TOOLS),
+                        help="comma-separated: quintet, scheirer, aubio, librosa "
+                             "(also aubio-lib, aubio-median; default: the first four)")
+    parser.add_argument("--limit", type=int, help="only the first N pieces of the set")
+    parser.add_argument("--json", metavar="FILE", help="save per-file results and the manifest")
+    parser.add_argument("--show-errors", action="store_true", help="list each tool's wrong files")
+    parser.add_argument("--by-style", action="store_true", help="add an Acc1/Acc2 table per style")
+    parser.add_argument("--only-build", action="store_true", help="build the set, measure nothing")
+    parser.add_argument("--songs", default=str(REPO / ".bench/tempo-songs"), help="where sets are cached")
+    return parser.parse_args(argv)
+
+
+def machine() -> str:
+    """CPU model and core count, for the report header."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    spec = SETS[args.set]
+    manifest = build_set(spec, Path(args.songs))
+    folder = Path(args.songs) / spec.name
+    pieces = manifest["pieces"][: args.limit] if args.limit else manifest["pieces"]
+    for piece in pieces:
+        piece.setdefault("duration_s", manifest["duration_s"])
+    if args.only_build:
+        print(f"{len(pieces)} pieces in {folder}")
+        return 0
+    keys = [k.strip() for k in args.tools.split(",") if k.strip()]
+    unknown = set(keys) - set(ALL_TOOLS) - {"aubio-lib", "aubio-median"}
+    if unknown:
+        print(f"bench-tempo: unknown tool(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    tools, skipped = make_tools(keys)
+    for message in skipped:
+        print(f"bench-tempo: {message}", file=sys.stderr)
+
+    results: dict[str, list[dict]] = {}
+    for tool in tools:
+        results[tool.key] = run_tool(tool, pieces, folder)
+    rows = [(label, cpu_field, results[tool.key]) for tool in tools for label, cpu_field in tool.rows]
+    if "aubio" in results and "aubio-lib" in results:
+        # aubio-lib repeats `aubio tempo`'s computation to time it from inside: same answers.
+        mismatches = [a["file"] for a, b in zip(results["aubio"], results["aubio-lib"])
+                      if abs((a.get("bpm") or 0.0) - (b.get("bpm") or 0.0)) > 0.01]
+        if mismatches:
+            print(f"bench-tempo: aubio_tempo.py differs from `aubio tempo` on {mismatches[:5]}", file=sys.stderr)
+        shown = {k: v for k, v in results.items() if k != "aubio-lib"}
+    else:
+        shown = results
+    columns = list(shown.items())
+
+    minutes = sum(p["duration_s"] for p in pieces) / 60
+    print(f"## Tempo benchmark: set `{spec.name}` ({len(pieces)} pieces, {minutes:.1f} audio min, "
+          f"rendered with {spec.synth}), {datetime.date.today().isoformat()}\n")
+    print(f"Machine: {machine()}. Each file is its own process, run one after another after one "
+          "untimed warm-up run per tool; CPU = user + sys of that process (and its children).\n")
+    for tool in tools:
+        print(f"- `{tool.key}`: {tool.note}; rows: " + ", ".join(f"*{label}* ({'whole-process CPU' if f == 'cpu_s' else 'CPU inside the process around the work only, start-up and imports excluded'})" for label, f in tool.rows))
+    for message in skipped:
+        print(f"- {message}")
+    print()
+    if rows:
+        print(full_report(pieces, rows, columns, args.by_style))
+    if args.show_errors and results:
+        print("\n## Wrong files (Acc1)\n")
+        print(errors_markdown([r for rs in shown.values() for r in rs], pieces))
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "set": spec.name, "synth": spec.synth, "date": datetime.datetime.now().isoformat(timespec="seconds"),
+            "machine": machine(), "tools": [{"key": t.key, "note": t.note, "rows": t.rows} for t in tools],
+            "skipped": skipped, "pieces": pieces,
+            "results": [r for rs in results.values() for r in rs]}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
