@@ -1,0 +1,118 @@
+import Foundation
+
+/// The tags of one audio file, in one shape whatever the container (ID3, Vorbis comments,
+/// MP4 atoms, RIFF INFO). Multi-valued fields keep every value in file order; empty
+/// strings are dropped. Text is as the file stores it (no case or Unicode normalisation:
+/// the catalog normalises for comparison).
+public struct TagSet: Sendable, Equatable, Codable {
+    public var title: String?
+    /// Track artists: TPE1's values (NUL-separated in ID3v2.4; never split on "/", which
+    /// would break "AC/DC"), repeated Vorbis ARTIST comments, MP4 ©ART.
+    public var artists: [String] = []
+    public var album: String?
+    /// Album artists (TPE2, ALBUMARTIST, aART).
+    public var albumArtists: [String] = []
+    /// Composers (TCOM, COMPOSER, ©wrt).
+    public var composers: [String] = []
+    /// Genres, with ID3 references such as "(17)" resolved to their names ("Rock").
+    public var genres: [String] = []
+    public var trackNumber: Int?
+    public var trackTotal: Int?
+    public var discNumber: Int?
+    public var discTotal: Int?
+    /// The recording date as written (e.g. "1997", "1997-05-12").
+    public var date: String?
+    /// The year from `date` (or TYER), if it has one.
+    public var year: Int?
+    /// Beats per minute from the tag (TBPM, BPM, tmpo); nil if absent or not a positive number.
+    public var bpm: Double?
+    /// Whether the file says it belongs to a compilation (TCMP, COMPILATION, cpil).
+    public var compilation: Bool = false
+    public var comment: String?
+    /// Every other text field by upper-cased key: TXXX descriptions, Vorbis comment names,
+    /// MP4 freeform `----` names ("MUSICBRAINZ_TRACKID", "REPLAYGAIN_TRACK_GAIN", …).
+    public var custom: [String: [String]] = [:]
+    /// Embedded pictures (APIC/PIC, FLAC PICTURE, METADATA_BLOCK_PICTURE, covr).
+    public var pictures: [Picture] = []
+
+    public init() {}
+
+    /// An embedded image.
+    public struct Picture: Sendable, Equatable, Codable {
+        /// The ID3/FLAC picture type (3 = front cover, 0 = other).
+        public var type: Int
+        /// "image/jpeg", "image/png", …; guessed from the bytes when the file does not say.
+        public var mimeType: String
+        public var description: String
+        public var data: Data
+
+        public init(type: Int, mimeType: String, description: String, data: Data) {
+            self.type = type
+            self.mimeType = mimeType
+            self.description = description
+            self.data = data
+        }
+    }
+
+    /// The front cover if there is one, else the first picture.
+    public var cover: Picture? { pictures.first { $0.type == 3 } ?? pictures.first }
+}
+
+/// What the audio stream itself says: codec, duration and format.
+public struct StreamInfo: Sendable, Equatable, Codable {
+    /// "mp3", "flac", "aac", "alac", "vorbis", "opus", "pcm".
+    public var codec: String
+    /// Seconds; nil when the file gives no way to know.
+    public var duration: Double?
+    /// Average bits per second of the audio stream.
+    public var bitrate: Int?
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var bitsPerSample: Int?
+
+    public init(codec: String, duration: Double? = nil, bitrate: Int? = nil, sampleRate: Int? = nil,
+                channels: Int? = nil, bitsPerSample: Int? = nil) {
+        self.codec = codec
+        self.duration = duration
+        self.bitrate = bitrate
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.bitsPerSample = bitsPerSample
+    }
+}
+
+/// Containers MediaTags reads.
+public enum MediaFormat: String, Sendable, Codable, CaseIterable {
+    case mp3, flac, mp4, ogg, wav
+}
+
+/// A file's container, tags and stream.
+public struct MediaInfo: Sendable, Equatable, Codable {
+    public var format: MediaFormat
+    public var tags: TagSet
+    public var stream: StreamInfo
+
+    public init(format: MediaFormat, tags: TagSet, stream: StreamInfo) {
+        self.format = format
+        self.tags = tags
+        self.stream = stream
+    }
+}
+
+/// Why a file's tags could not be read. Messages say what is wrong and where.
+public enum MediaTagsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No supported container signature.
+    case unrecognized(String)
+    /// The container is recognised but a structure is inconsistent (a length past the end, …).
+    case malformed(String)
+    /// The file could not be read.
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .unrecognized(let m): "not a supported audio file: \(m)"
+        case .malformed(let m): "malformed file: \(m)"
+        case .io(let m): "cannot read file: \(m)"
+        }
+    }
+}
