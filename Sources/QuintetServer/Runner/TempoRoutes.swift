@@ -7,7 +7,7 @@ import Tempo
 /// The body is the audio file itself (any format ffmpeg reads; `Content-Type` is not
 /// trusted), at most `maxUploadBytes`. `?method=scheirer` selects the reference method.
 /// The upload is streamed to a file in the data folder's `uploads/`, analysed off the
-/// event loop, and removed.
+/// event loop (at most one analysis per core at a time; the others wait), and removed.
 public enum TempoRoutes {
     /// Largest accepted upload by default: 200 MiB, about 20 minutes of CD-quality WAV.
     public static let maxUploadBytes = 200 * 1_024 * 1_024
@@ -31,6 +31,7 @@ public enum TempoRoutes {
     }
 
     static func add(to router: Router<BasicRequestContext>, uploads: URL, maxUploadBytes: Int = maxUploadBytes) {
+        let limiter = WorkLimiter()
         router.post("api/tempo") { request, _ -> Answer in
             let methodName = request.uri.queryParameters.get("method") ?? TempoMethod.default.rawValue
             guard let method = TempoMethod(rawValue: methodName) else {
@@ -42,9 +43,7 @@ public enum TempoRoutes {
             let start = DispatchTime.now().uptimeNanoseconds
             let estimate: TempoEstimate
             do {
-                estimate = try await Task.detached(priority: .utility) {
-                    try TempoAnalyzer(method: method).estimate(fileAt: file)
-                }.value
+                estimate = try await limiter.run { try TempoAnalyzer(method: method).estimate(fileAt: file) }
             } catch let error as TempoError {
                 throw APIError(.unprocessableContent, code: "unreadable_audio", message: error.description)
             }
