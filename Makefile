@@ -47,9 +47,10 @@ bench-fft:
 bench-tempo:
 	bash scripts/bench-tempo --set $(or $(SET),test) --by-style
 
-# Fuzz targets for parsers of untrusted bytes, never part of `make test`.
+# Fuzz targets for parsers of untrusted bytes (Fuzz/, libFuzzer), never part of `make test`;
+# FUZZ_SECONDS per target (default 60).
 fuzz:
-	@echo "No fuzz targets exist yet; parsers get theirs as they land."
+	bash scripts/fuzz.sh
 
 # Remove build products and e2e artifacts (the e2e venv stays; bootstrap keeps it current).
 clean:

@@ -37,6 +37,10 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "quintet", targets: ["quintet"]),
+        // The portable cores as libraries: for other apps (an iOS client) and for Fuzz/.
+        .library(name: "AudioCore", targets: ["AudioCore"]),
+        .library(name: "MediaTags", targets: ["MediaTags"]),
+        .library(name: "Tempo", targets: ["Tempo"]),
     ],
     dependencies: dependencies,
     targets: [
