@@ -12,12 +12,15 @@ public struct ByteReader {
     public let data: [UInt8]
     /// Index of the next byte to read.
     public private(set) var offset: Int
+    /// The first byte this reader may read.
+    public let start: Int
     /// One past the last byte this reader may read (a sub-range of `data`).
     public let end: Int
 
     public init(_ data: [UInt8], offset: Int = 0, end: Int? = nil) {
         self.data = data
         self.offset = max(0, min(offset, data.count))
+        self.start = self.offset
         self.end = max(self.offset, min(end ?? data.count, data.count))
     }
 
@@ -38,9 +41,19 @@ public struct ByteReader {
         offset += count
     }
 
+    /// Moves to `position`, which must lie within this reader's range (a sub-reader cannot
+    /// seek into its parent's bytes).
     public mutating func seek(to position: Int) throws {
-        guard position >= 0, position <= end else { throw MediaTagsError.malformed("seek to \(position) past the end \(end)") }
+        guard position >= start, position <= end else {
+            throw MediaTagsError.malformed("seek to \(position) outside \(start)..<\(end)")
+        }
         offset = position
+    }
+
+    /// The next `count` bytes without advancing.
+    public func peek(_ count: Int) throws -> [UInt8] {
+        try require(count)
+        return Array(data[offset..<(offset + count)])
     }
 
     public mutating func uint8() throws -> UInt8 {

@@ -60,7 +60,8 @@ public struct TagSet: Sendable, Equatable, Codable {
 
 /// What the audio stream itself says: codec, duration and format.
 public struct StreamInfo: Sendable, Equatable, Codable {
-    /// "mp3", "flac", "aac", "alac", "vorbis", "opus", "pcm".
+    /// "mp3", "flac", "aac", "alac", "vorbis", "opus", "pcm", "float" (WAV; rarer WAV
+    /// encodings: "alaw", "mulaw", "mp3", "wav-0x…").
     public var codec: String
     /// Seconds; nil when the file gives no way to know.
     public var duration: Double?
