@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "quintet",
             dependencies: [
-                "QuintetServer", "QuintetStore", "AudioCore", "Tempo",
+                "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "MediaTags",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

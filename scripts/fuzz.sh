@@ -5,13 +5,13 @@
 #
 #   make fuzz                         # every target, 60 s each
 #   FUZZ_SECONDS=600 make fuzz        # the 10 minutes per target the docs record
-#   scripts/fuzz.sh FuzzWAV           # one target
+#   scripts/fuzz.sh FuzzMP3           # one target (FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 work=.fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAV)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4)
 
 command -v ffmpeg >/dev/null 2>&1 || bash scripts/bootstrap.sh
 
@@ -24,11 +24,40 @@ seed() { # target, file name, ffmpeg output options...
         -metadata title="Seed Title" -metadata artist="Seed Artist" -metadata album="Seed Album" \
         -metadata track="3/12" -metadata date=1997 "$@" "$dir/$name"
 }
-seed FuzzWAV s16.wav -c:a pcm_s16le
-seed FuzzWAV u8.wav -c:a pcm_u8
-seed FuzzWAV s24.wav -c:a pcm_s24le -ac 2
-seed FuzzWAV f32.wav -c:a pcm_f32le
-seed FuzzWAV f64.wav -c:a pcm_f64le -ac 3
+# A cover image, attached to the formats that carry pictures.
+mkdir -p "$work"
+[ -s "$work/cover.png" ] || ffmpeg -nostdin -loglevel error -y -f lavfi -i color=red:size=8x8 -frames:v 1 "$work/cover.png"
+seed_with_cover() { # target, file name, ffmpeg output options...
+    local dir=$work/corpus/$1 name=$2; shift 2
+    mkdir -p "$dir"
+    [ -s "$dir/$name" ] && return 0
+    ffmpeg -nostdin -loglevel error -y -f lavfi -i "sine=frequency=440:duration=0.02" -i "$work/cover.png" \
+        -map 0:a -map 1:v -disposition:v attached_pic -metadata title="Seed Title" -metadata artist="Seed Artist" \
+        -metadata album="Seed Album" -metadata track="3/12" -metadata date=1997 "$@" "$dir/$name"
+}
+for target in "${targets[@]}"; do
+    case $target in
+        FuzzWAV|FuzzWAVTags)
+            seed "$target" s16.wav -c:a pcm_s16le
+            seed "$target" u8.wav -c:a pcm_u8
+            seed "$target" s24.wav -c:a pcm_s24le -ac 2
+            seed "$target" f32.wav -c:a pcm_f32le
+            seed "$target" f64.wav -c:a pcm_f64le -ac 3 ;;
+        FuzzMP3)
+            seed_with_cover FuzzMP3 v24.mp3 -c:a libmp3lame -c:v copy -id3v2_version 4
+            seed_with_cover FuzzMP3 v23.mp3 -c:a libmp3lame -c:v copy -id3v2_version 3 -write_id3v1 1
+            seed FuzzMP3 cbr.mp3 -c:a libmp3lame -b:a 64k -write_xing 0 ;;
+        FuzzFLAC)
+            seed_with_cover FuzzFLAC cover.flac -c:a flac -c:v copy
+            seed FuzzFLAC plain.flac -c:a flac ;;
+        FuzzOgg)
+            seed FuzzOgg vorbis.ogg -c:a libvorbis
+            seed FuzzOgg opus.opus -c:a libopus ;;
+        FuzzMP4)
+            seed_with_cover FuzzMP4 cover.m4a -c:a aac -c:v copy
+            seed FuzzMP4 faststart.m4a -c:a aac -movflags +faststart ;;
+    esac
+done
 
 echo "fuzz: building ${targets[*]} with -sanitize=fuzzer,address"
 for target in "${targets[@]}"; do

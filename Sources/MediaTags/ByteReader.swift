@@ -91,9 +91,10 @@ public struct ByteReader {
         return value
     }
 
-    /// Four ASCII characters (chunk, atom and frame identifiers).
+    /// Four characters (chunk, atom and frame identifiers), one per byte as ISO-8859-1, so
+    /// MP4's "©nam" (0xA9 …) reads as written.
     public mutating func fourCC() throws -> String {
-        String(decoding: try bytes(4), as: UTF8.self)
+        String(String.UnicodeScalarView(try bytes(4).map { Unicode.Scalar($0) }))
     }
 
     private mutating func uint(_ count: Int, bigEndian: Bool) throws -> UInt64 {

@@ -14,7 +14,7 @@ extension ByteSource {
     /// Up to `length` bytes from `offset`.
     public func read(at offset: Int, length: Int) throws -> [UInt8] {
         guard offset >= 0, length > 0, offset < count else { return [] }
-        return try read(offset..<min(count, offset + length))
+        return try read(offset..<(offset + min(length, count - offset))) // no overflow for huge lengths
     }
 }
 

@@ -61,7 +61,7 @@ public struct TagSet: Sendable, Equatable, Codable {
 /// What the audio stream itself says: codec, duration and format.
 public struct StreamInfo: Sendable, Equatable, Codable {
     /// "mp3", "flac", "aac", "alac", "vorbis", "opus", "pcm", "float" (WAV; rarer WAV
-    /// encodings: "alaw", "mulaw", "mp3", "wav-0x…").
+    /// encodings: "alaw", "mulaw", "mp3", "wav-0x…"), or "unknown" (an MP4 with no audio track).
     public var codec: String
     /// Seconds; nil when the file gives no way to know.
     public var duration: Double?

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Reads the tags and stream facts of an audio file, whatever its container: MP3 (ID3v1,
+/// ID3v2.2–2.4), FLAC, Ogg Vorbis and Opus, MP4/M4A, WAV.
+///
+/// The container is recognised by its first bytes, not by the file name (an MP3 named
+/// `.m4a` still reads); readers fetch only the byte ranges they need.
+///
+/// ```swift
+/// let info = try MediaReader.read(path: "/music/song.flac")
+/// info.tags.title        // "So What"
+/// info.stream.duration   // 562.4
+/// ```
+public enum MediaReader {
+    /// Reads a file on disk. Throws `MediaTagsError` (`.io`, `.unrecognized`, `.malformed`).
+    public static func read(path: String) throws -> MediaInfo {
+        let source = try FileByteSource(path: path)
+        guard source.count > 0 else { throw MediaTagsError.unrecognized("\(path) is empty") }
+        return try read(source)
+    }
+
+    /// Reads bytes from any source.
+    public static func read(_ source: some ByteSource) throws -> MediaInfo {
+        switch try format(of: source) {
+        case .mp3: try MP3File.read(source)
+        case .flac: try FLACFile.read(source)
+        case .ogg: try OggFile.read(source)
+        case .mp4: try MP4File.read(source)
+        case .wav: try WAVFile.read(source)
+        }
+    }
+
+    /// The container of a source, from its signature. An ID3v2 tag in front is skipped
+    /// to find what follows (FLAC files sometimes carry one).
+    public static func format(of source: some ByteSource) throws -> MediaFormat {
+        let head = try source.read(at: 0, length: 64)
+        if head.starts(with: Array("fLaC".utf8)) { return .flac }
+        if head.starts(with: Array("OggS".utf8)) { return .ogg }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WAVE".utf8) { return .wav }
+        if head.count >= 8, Array(head[4..<8]) == Array("ftyp".utf8) { return .mp4 }
+        if head.starts(with: Array("ID3".utf8)), head.count >= 10 {
+            let size = head[6..<10].reduce(0) { ($0 << 7) | Int($1 & 0x7F) } + 10 + ((head[5] & 0x10) != 0 ? 10 : 0)
+            let after = try source.read(at: size, length: 4)
+            if after.starts(with: Array("fLaC".utf8)) { return .flac }
+            return .mp3
+        }
+        if head.count >= 2, head[0] == 0xFF, head[1] & 0xE0 == 0xE0 { return .mp3 }
+        // An MP3 may start with junk before its first frame; ID3v1 at the end also says MP3.
+        if source.count >= 128, try source.read(at: source.count - 128, length: 3) == Array("TAG".utf8) { return .mp3 }
+        throw MediaTagsError.unrecognized("no MP3, FLAC, Ogg, MP4 or WAV signature")
+    }
+}

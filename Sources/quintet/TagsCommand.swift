@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import MediaTags
+
+/// `quintet tags`: what MediaTags reads from audio files.
+struct TagsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tags",
+        abstract: "Print the tags and stream facts of audio files (MP3, FLAC, Ogg, Opus, M4A, WAV).",
+        discussion: """
+        With --json, prints one JSON object per file and line: {"file", "format", "tags", "stream"}
+        (pictures as {"type", "mimeType", "description", "bytes"}), or {"file", "error"} for a file
+        that cannot be read; the exit status is 1 if any failed.
+        """
+    )
+
+    @Argument(help: "Audio files.") var files: [String]
+    @Flag(help: "Print JSON Lines.") var json = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one audio file") }
+    }
+
+    func run() throws {
+        var failures = 0
+        for path in files {
+            do {
+                let info = try MediaReader.read(path: path)
+                print(json ? TempoCommand.jsonLine(TagsLine(file: path, info: info)) : Self.text(path, info))
+            } catch {
+                failures += 1
+                print(json ? TempoCommand.jsonLine(["file": path, "error": String(describing: error)]) : "\(path)\terror: \(error)")
+            }
+        }
+        if failures > 0 {
+            printError("\(failures) of \(files.count) files failed")
+            throw ExitCode(1)
+        }
+    }
+
+    static func text(_ path: String, _ info: MediaInfo) -> String {
+        let t = info.tags, s = info.stream
+        var lines = ["\(path)  [\(info.format.rawValue), \(s.codec)" + (s.duration.map { String(format: ", %.2f s", $0) } ?? "") + "]"]
+        func add(_ name: String, _ value: String?) { if let value, !value.isEmpty { lines.append("  \(name): \(value)") } }
+        add("title", t.title)
+        add("artist", t.artists.joined(separator: "; "))
+        add("album", t.album)
+        add("album artist", t.albumArtists.joined(separator: "; "))
+        add("composer", t.composers.joined(separator: "; "))
+        add("genre", t.genres.joined(separator: "; "))
+        add("track", t.trackNumber.map { n in t.trackTotal.map { "\(n)/\($0)" } ?? "\(n)" })
+        add("disc", t.discNumber.map { n in t.discTotal.map { "\(n)/\($0)" } ?? "\(n)" })
+        add("date", t.date)
+        add("bpm", t.bpm.map { String($0) })
+        if t.compilation { add("compilation", "yes") }
+        if let cover = t.cover { add("cover", "\(cover.mimeType), \(cover.data.count) bytes") }
+        for (key, values) in t.custom.sorted(by: { $0.key < $1.key }) { add(key.lowercased(), values.joined(separator: "; ")) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// One file's tags for JSON output; pictures carry their size, not their bytes.
+struct TagsLine: Encodable {
+    struct PictureSummary: Encodable { let type: Int; let mimeType: String; let description: String; let bytes: Int }
+    let file: String
+    let format: String
+    let tags: TagSet
+    let pictures: [PictureSummary]
+    let stream: StreamInfo
+
+    init(file: String, info: MediaInfo) {
+        self.file = file
+        format = info.format.rawValue
+        var tags = info.tags
+        pictures = tags.pictures.map { PictureSummary(type: $0.type, mimeType: $0.mimeType, description: $0.description, bytes: $0.data.count) }
+        tags.pictures = []
+        self.tags = tags
+        stream = info.stream
+    }
+}
