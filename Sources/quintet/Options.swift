@@ -43,3 +43,17 @@ func printJSON(_ value: some Encodable) throws {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// The paths listed in `list` (one per line; "-" reads standard input), for file lists too
+/// long for the command line; nil gives none.
+func readPathList(_ list: String?) throws -> [String] {
+    guard let list else { return [] }
+    let text: String
+    if list == "-" {
+        text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    } else {
+        guard let data = FileManager.default.contents(atPath: list) else { throw ValidationError("cannot read the list \(list)") }
+        text = String(decoding: data, as: UTF8.self)
+    }
+    return text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+}

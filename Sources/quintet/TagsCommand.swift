@@ -14,15 +14,18 @@ struct TagsCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "Audio files.") var files: [String]
+    @Argument(help: "Audio files.") var files: [String] = []
+    @Option(name: .customLong("files-from"), help: ArgumentHelp("Read more paths from this file, one per line (- for standard input).", valueName: "list"))
+    var filesFrom: String?
     @Flag(help: "Print JSON Lines.") var json = false
 
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give at least one audio file") }
+        guard !files.isEmpty || filesFrom != nil else { throw ValidationError("give at least one audio file") }
     }
 
     func run() throws {
         var failures = 0
+        let files = try self.files + readPathList(filesFrom)
         for path in files {
             do {
                 let info = try MediaReader.read(path: path)

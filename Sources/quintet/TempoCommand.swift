@@ -15,7 +15,9 @@ struct TempoCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "Audio files.") var files: [String]
+    @Argument(help: "Audio files.") var files: [String] = []
+    @Option(name: .customLong("files-from"), help: ArgumentHelp("Read more paths from this file, one per line (- for standard input).", valueName: "list"))
+    var filesFrom: String?
     @Option(help: "default (Quintet's estimator) or scheirer (the original app's, for reference).")
     var method: TempoMethod = .default
     @Flag(help: "Print JSON Lines.") var json = false
@@ -23,11 +25,12 @@ struct TempoCommand: ParsableCommand {
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give at least one audio file") }
+        guard !files.isEmpty || filesFrom != nil else { throw ValidationError("give at least one audio file") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 256") }
     }
 
     func run() throws {
+        let files = try self.files + readPathList(filesFrom)
         let analyzer = TempoAnalyzer(method: method)
         let progress = Progress(total: files.count, enabled: files.count >= 5)
         let printer = OrderedPrinter(count: files.count)
