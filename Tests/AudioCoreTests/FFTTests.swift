@@ -33,7 +33,7 @@ struct FFTTests {
     }
 
     static func randomSignal(_ n: Int, seed: UInt64) -> [Float] {
-        var rng = SeededGenerator(state: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<n).map { _ in Float.random(in: -1...1, using: &rng) }
     }
 

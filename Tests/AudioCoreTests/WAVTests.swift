@@ -6,7 +6,7 @@ import Testing
 struct WAVTests {
     /// Samples every format represents exactly, so a round trip must return them bit for bit.
     static func exactSamples(_ format: WAVSampleFormat, count: Int) -> [Float] {
-        var rng = SeededGenerator(state: UInt64(count) &* 31 &+ UInt64(format.bitsPerSample))
+        var rng = SplitMix64(seed: UInt64(count) &* 31 &+ UInt64(format.bitsPerSample))
         let bits = min(format.bitsPerSample, 24) // Float keeps 24 bits of mantissa
         let scale = Float(1 << (bits - 1))
         var out = (0..<count).map { _ in Float(Int.random(in: -(1 << (bits - 1))..<(1 << (bits - 1)), using: &rng)) / scale }
@@ -105,7 +105,7 @@ struct WAVTests {
         let good = WAVWriter.encode(PCMBuffer(sampleRate: 44_100, channelCount: 2,
                                               samples: Fixtures.sine(frequency: 440, seconds: 0.01, sampleRate: 44_100) + Fixtures.sine(frequency: 440, seconds: 0.01, sampleRate: 44_100)),
                                     format: .int24)
-        var rng = SeededGenerator(state: 7)
+        var rng = SplitMix64(seed: 7)
         var outcomes = Set<String>()
         for _ in 0..<2_000 {
             var bytes = good

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import Testing
 @testable import MediaTags
@@ -238,22 +239,10 @@ enum MP4Builder {
     }
 }
 
-/// A deterministic random generator (SplitMix64) for mutation loops.
-struct ContainerMutationRNG: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum ContainerMutator {
     /// `seed`'s copy of `bytes` with a few byte flips, an overwritten 32-bit size, a cut or a
     /// duplicated slice.
-    static func mutate(_ bytes: [UInt8], using rng: inout ContainerMutationRNG) -> [UInt8] {
+    static func mutate(_ bytes: [UInt8], using rng: inout SplitMix64) -> [UInt8] {
         var out = bytes
         guard !out.isEmpty else { return out }
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
@@ -288,7 +277,7 @@ func containerRobustnessFailures(_ fixture: [UInt8], seed: UInt64, iterations: I
         do { _ = try read(bytes) } catch is MediaTagsError {} catch { failures.append("\(what): \(error)") }
     }
     for length in 0...fixture.count { attempt(Array(fixture.prefix(length)), "prefix \(length)") }
-    var rng = ContainerMutationRNG(state: seed)
+    var rng = SplitMix64(seed: seed)
     for index in 0..<iterations { attempt(ContainerMutator.mutate(fixture, using: &rng), "mutation \(index)") }
     return failures
 }

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 @testable import MediaTags
 
@@ -195,23 +196,10 @@ enum WAVBuild {
     static func data(_ count: Int) -> [UInt8] { chunk("data", [UInt8](repeating: 0, count: count)) }
 }
 
-/// A deterministic generator (SplitMix64) for reproducible fuzz loops.
-struct ID3SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum ID3Fuzz {
     /// `iterations` mutants of `seed` bytes: byte flips, truncations, 0xFF runs (huge sizes), insertions.
     static func mutants(of seed: [UInt8], iterations: Int = 3_000, rngSeed: UInt64 = 42) -> [[UInt8]] {
-        var rng = ID3SeededGenerator(seed: rngSeed)
+        var rng = SplitMix64(seed: rngSeed)
         var result: [[UInt8]] = []
         for _ in 0..<iterations {
             var bytes = seed
