@@ -73,7 +73,7 @@ public struct AudioFileDecoder: AudioDecoding {
     }
 
     /// Whether the file starts with a RIFF/WAVE signature.
-    static func hasWAVSignature(_ url: URL) -> Bool {
+    public static func hasWAVSignature(_ url: URL) -> Bool {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: 12), head.count == 12 else { return false }

@@ -36,7 +36,11 @@ public struct TempoAnalyzer: Sendable {
     /// The tempo of the file at `url`. Throws `TempoError.unreadable` naming the cause.
     public func estimate(fileAt url: URL) throws -> TempoEstimate {
         let buffer: PCMBuffer
-        do { buffer = try decoder.decode(url, options: estimator.decodeOptions) } catch let error as AudioError {
+        var options = estimator.decodeOptions
+        if options.sampleRate == nil, let rate = estimator.analysisRate, !AudioFileDecoder.hasWAVSignature(url) {
+            options.sampleRate = rate // ffmpeg converts rates cheaply; WAV is read as it is
+        }
+        do { buffer = try decoder.decode(url, options: options) } catch let error as AudioError {
             throw TempoError.unreadable(error.description)
         }
         return estimator.estimate(buffer)

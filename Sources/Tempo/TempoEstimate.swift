@@ -41,8 +41,15 @@ public protocol TempoEstimating: Sendable {
     var name: String { get }
     /// The decode options this estimator wants (mono; a sample rate if it needs one).
     var decodeOptions: DecodeOptions { get }
+    /// A rate the estimator is happy to receive instead of the file's own, for decoders
+    /// that convert rates cheaply (ffmpeg): fewer samples through the pipe. Nil: no preference.
+    var analysisRate: Double? { get }
     /// The tempo of `buffer` (any rate and channel count; converted as needed).
     func estimate(_ buffer: PCMBuffer) -> TempoEstimate
+}
+
+extension TempoEstimating {
+    public var analysisRate: Double? { nil }
 }
 
 /// Why a file's tempo could not be estimated.

@@ -19,8 +19,13 @@ import Foundation
 /// ```
 public struct TempoEstimator: TempoEstimating {
     public let name = "default"
-    /// Mono at the file's own rate: decimation happens inside, cheaply.
-    public let decodeOptions = DecodeOptions(channelCount: 1)
+    /// Mono at the file's own rate (decimation happens inside, cheaply), and at most the
+    /// first 10 minutes: a tempo needs no more, and an hour-long mix stays within memory.
+    public let decodeOptions = DecodeOptions(channelCount: 1, maxDuration: TempoEstimator.maxSeconds)
+    /// ffmpeg may deliver about the rate the analysis decimates to.
+    public var analysisRate: Double? { OnsetStrength.targetRate }
+    /// The longest stretch of audio analysed, in seconds.
+    public static let maxSeconds = 600.0
 
     /// Tempi considered, in BPM.
     public static let range: ClosedRange<Double> = 40...240
