@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "quintet",
             dependencies: [
-                "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "MediaTags",
+                "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "MediaTags", "LibraryCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -93,6 +93,7 @@ let package = Package(
 
         // MARK: tests (Swift Testing; fixtures generated in code)
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "LibraryCoreTests", dependencies: ["LibraryCore"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "QuintetStoreTests", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),

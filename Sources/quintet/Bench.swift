@@ -1,12 +1,13 @@
 import ArgumentParser
 import AudioCore
 import Foundation
+import LibraryCore
 
 /// `quintet bench`: micro-benchmarks of hot paths, for docs/ figures.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Time hot paths (the real FFT) and print the figures.",
-        subcommands: [FFTBench.self]
+        abstract: "Time hot paths (the real FFT, related-song links) and print the figures.",
+        subcommands: [FFTBench.self, RelatedBench.self]
     )
 
     struct FFTBench: ParsableCommand {
@@ -52,4 +53,58 @@ struct FFTBenchResult: Encodable {
     let bestMicroseconds: Double
     let medianMicroseconds: Double
     let checksum: Double
+}
+
+extension Bench {
+    struct RelatedBench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "related",
+            abstract: "Time computing every cover and identical-recording link of a synthetic catalog.")
+        @Option(help: "Songs in the catalog.") var songs = 100_000
+        @Option(help: "Timed runs (the best and the median are printed).") var runs = 5
+        @Flag(help: "Print as JSON.") var json = false
+
+        func validate() throws {
+            guard (1...5_000_000).contains(songs) else { throw ValidationError("--songs must be between 1 and 5000000") }
+            guard (1...100).contains(runs) else { throw ValidationError("--runs must be between 1 and 100") }
+        }
+
+        func run() throws {
+            // A catalog shaped like a large personal library: about three songs per title,
+            // 5,000 artists (one in seven with a non-ASCII name, which takes the slower
+            // Unicode path), half the songs with composers, durations of 2–6 minutes.
+            var rng = SplitMix64(seed: 7)
+            let catalog = (0..<songs).map { i -> RelatedSongs.Song in
+                let title = "Song \(rng.next() % UInt64(max(1, songs / 3)))"
+                let number = rng.next() % 5_000
+                let artist = number % 7 == 0 ? "Ärtist Ünicode \(number)" : "Artist \(number)"
+                let composers = rng.next() % 2 == 0 ? ["Composer \(rng.next() % 2_000)"] : []
+                return RelatedSongs.Song(id: Int64(i), title: title, artists: [artist], composers: composers,
+                                         albumID: Int64(rng.next() % UInt64(max(1, songs / 10))),
+                                         duration: 120 + rng.nextUnit() * 240)
+            }
+            var times = [Double](), linked = 0
+            for _ in 0..<runs {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let links = RelatedSongs(catalog).allLinks()
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                linked = links.count
+            }
+            times.sort()
+            let result = RelatedBenchResult(songs: songs, runs: runs, bestSeconds: times[0],
+                                            medianSeconds: times[times.count / 2], songsWithLinks: linked)
+            if json { try printJSON(result) } else {
+                print(String(format: "all related-song links of %d songs: best %.3f s, median %.3f s (%d songs have links)",
+                             songs, result.bestSeconds, result.medianSeconds, linked))
+            }
+        }
+    }
+}
+
+struct RelatedBenchResult: Encodable {
+    let songs: Int
+    let runs: Int
+    let bestSeconds: Double
+    let medianSeconds: Double
+    let songsWithLinks: Int
 }
