@@ -6,8 +6,8 @@ import LibraryCore
 /// `quintet bench`: micro-benchmarks of hot paths, for docs/ figures.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Time hot paths (the real FFT, related-song links) and print the figures.",
-        subcommands: [FFTBench.self, RelatedBench.self]
+        abstract: "Time hot paths (the real FFT, related-song links, the scan's walk and tag reading) and print the figures.",
+        subcommands: [FFTBench.self, RelatedBench.self, ScanBench.self]
     )
 
     struct FFTBench: ParsableCommand {
@@ -107,4 +107,43 @@ struct RelatedBenchResult: Encodable {
     let bestSeconds: Double
     let medianSeconds: Double
     let songsWithLinks: Int
+}
+
+extension Bench {
+    struct ScanBench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "scan",
+            abstract: "Time the front half of a library scan: the walk and reading every file's tags on all cores.",
+            discussion: "Nothing is stored (the catalog comes with the rest of issue 4); prints files, issues and files per second.")
+        @Argument(help: "The music folder.") var directory: String
+        @Flag(help: "Print as JSON.") var json = false
+
+        func run() throws {
+            let root = URL(fileURLWithPath: directory)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let walk = LibraryWalker.walk(root: root)
+            let walked = DispatchTime.now().uptimeNanoseconds
+            let results = TagReadPool.read(walk.files, root: root)
+            let end = DispatchTime.now().uptimeNanoseconds
+            let failures = results.compactMap { if case .failure(let issue) = $0 { issue } else { nil } }
+            let seconds = Double(end - start) / 1e9
+            let result = ScanBenchResult(files: walk.files.count, tagsRead: results.count - failures.count,
+                                         issues: walk.issues + failures, walkSeconds: Double(walked - start) / 1e9,
+                                         totalSeconds: seconds, filesPerSecond: Double(walk.files.count) / max(seconds, 1e-9))
+            if json { try printJSON(result) } else {
+                print(String(format: "%d files, tags read from %d, %d issues: %.2f s (walk %.2f s), %.0f files/s",
+                             result.files, result.tagsRead, result.issues.count, seconds, result.walkSeconds, result.filesPerSecond))
+                for issue in result.issues.prefix(20) { print("  \(issue.path): \(issue.reason)") }
+            }
+        }
+    }
+}
+
+struct ScanBenchResult: Encodable {
+    let files: Int
+    let tagsRead: Int
+    let issues: [ScanIssue]
+    let walkSeconds: Double
+    let totalSeconds: Double
+    let filesPerSecond: Double
 }
