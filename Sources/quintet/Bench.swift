@@ -29,22 +29,27 @@ struct Bench: ParsableCommand {
             let input = (0..<size).map { _ in Float(generator.nextUnit() * 2 - 1) }
             var checksum: Float = 0
             for _ in 0..<10 { checksum += fft.forward(input).real[1] } // warm-up
-            var times = [Double]()
-            for _ in 0..<runs {
-                let start = DispatchTime.now().uptimeNanoseconds
-                let spectrum = fft.forward(input)
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
-                checksum += spectrum.real[1]
-            }
-            times.sort()
-            let result = FFTBenchResult(size: size, runs: runs, bestMicroseconds: times[0],
-                                        medianMicroseconds: times[times.count / 2], checksum: Double(checksum))
+            let (best, median) = timeRuns(runs) { checksum += fft.forward(input).real[1] }
+            let result = FFTBenchResult(size: size, runs: runs, bestMicroseconds: best * 1e6,
+                                        medianMicroseconds: median * 1e6, checksum: Double(checksum))
             if json { try printJSON(result) } else {
                 print(String(format: "real FFT, %d points: best %.1f µs, median %.1f µs (%d runs)",
                              size, result.bestMicroseconds, result.medianMicroseconds, runs))
             }
         }
     }
+}
+
+/// Runs `body` `runs` times; the best and the median wall time, in seconds.
+func timeRuns(_ runs: Int, _ body: () -> Void) -> (best: Double, median: Double) {
+    var times = [Double]()
+    for _ in 0..<runs {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    times.sort()
+    return (times[0], times[times.count / 2])
 }
 
 struct FFTBenchResult: Encodable {
@@ -83,16 +88,10 @@ extension Bench {
                                          albumID: Int64(rng.next() % UInt64(max(1, songs / 10))),
                                          duration: 120 + rng.nextUnit() * 240)
             }
-            var times = [Double](), linked = 0
-            for _ in 0..<runs {
-                let start = DispatchTime.now().uptimeNanoseconds
-                let links = RelatedSongs(catalog).allLinks()
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-                linked = links.count
-            }
-            times.sort()
-            let result = RelatedBenchResult(songs: songs, runs: runs, bestSeconds: times[0],
-                                            medianSeconds: times[times.count / 2], songsWithLinks: linked)
+            var linked = 0
+            let (best, median) = timeRuns(runs) { linked = RelatedSongs(catalog).allLinks().count }
+            let result = RelatedBenchResult(songs: songs, runs: runs, bestSeconds: best,
+                                            medianSeconds: median, songsWithLinks: linked)
             if json { try printJSON(result) } else {
                 print(String(format: "all related-song links of %d songs: best %.3f s, median %.3f s (%d songs have links)",
                              songs, result.bestSeconds, result.medianSeconds, linked))
