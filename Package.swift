@@ -72,7 +72,7 @@ let package = Package(
         .target(
             name: "QuintetServer",
             dependencies: [
-                "QuintetStore", "AudioCore", "Tempo", "LibraryCore",
+                "QuintetStore", "AudioCore", "Tempo", "LibraryCore", "MediaTags",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -141,3 +141,18 @@ def test_ogg_vorbis(folder):
     assert (t["title"], t["artists"], t["album"], t["trackNumber"], t["trackTotal"], t["year"], t["bpm"]) == \
         ("Señal", ["Uno"], "Dos", 5, 9, 2010, 140)
     assert got["stream"]["codec"] == "vorbis" and abs(got["stream"]["duration"] - audio.info.length) < 0.01
+
+
+def test_server_reads_an_uploaded_files_tags(server, folder):
+    import requests
+
+    path = make(folder, "upload.flac", "-c:a", "flac")
+    audio = FLAC(str(path))
+    audio.update({"TITLE": "Über den Wolken", "ARTIST": "Reinhard"})
+    audio.save()
+    response = requests.post(server.url("/api/library/tags"), data=path.read_bytes(), timeout=60)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["format"] == "flac" and body["tags"]["title"] == "Über den Wolken" and body["tags"]["artists"] == ["Reinhard"]
+    bad = requests.post(server.url("/api/library/tags"), data=b"\x00" * 1000, timeout=60)
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "unreadable_tags"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MediaTags
+import QuintetServer
 
 /// `quintet tags`: what MediaTags reads from audio files.
 struct TagsCommand: ParsableCommand {
@@ -29,7 +30,7 @@ struct TagsCommand: ParsableCommand {
         for path in files {
             do {
                 let info = try MediaReader.read(path: path)
-                print(json ? TempoCommand.jsonLine(TagsLine(file: path, info: info)) : Self.text(path, info))
+                print(json ? TempoCommand.jsonLine(TagsSummary(file: path, info: info)) : Self.text(path, info))
             } catch {
                 failures += 1
                 print(json ? TempoCommand.jsonLine(["file": path, "error": String(describing: error)]) : "\(path)\terror: \(error)")
@@ -59,25 +60,5 @@ struct TagsCommand: ParsableCommand {
         if let cover = t.cover { add("cover", "\(cover.mimeType), \(cover.data.count) bytes") }
         for (key, values) in t.custom.sorted(by: { $0.key < $1.key }) { add(key.lowercased(), values.joined(separator: "; ")) }
         return lines.joined(separator: "\n")
-    }
-}
-
-/// One file's tags for JSON output; pictures carry their size, not their bytes.
-struct TagsLine: Encodable {
-    struct PictureSummary: Encodable { let type: Int; let mimeType: String; let description: String; let bytes: Int }
-    let file: String
-    let format: String
-    let tags: TagSet
-    let pictures: [PictureSummary]
-    let stream: StreamInfo
-
-    init(file: String, info: MediaInfo) {
-        self.file = file
-        format = info.format.rawValue
-        var tags = info.tags
-        pictures = tags.pictures.map { PictureSummary(type: $0.type, mimeType: $0.mimeType, description: $0.description, bytes: $0.data.count) }
-        tags.pictures = []
-        self.tags = tags
-        stream = info.stream
     }
 }

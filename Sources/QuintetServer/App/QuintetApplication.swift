@@ -33,8 +33,10 @@ public enum QuintetApplication {
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(FileMiddleware(webDirectory.path, searchForIndexHtml: true))
         SystemRoutes.add(to: router, database: database)
-        TempoRoutes.add(to: router, uploads: database.directory.appendingPathComponent("uploads"),
-                        maxUploadBytes: maxUploadBytes)
+        let uploads = database.directory.appendingPathComponent("uploads")
+        let limiter = WorkLimiter() // one CPU-heavy job per core, shared by every route
+        TempoRoutes.add(to: router, uploads: uploads, maxUploadBytes: maxUploadBytes, limiter: limiter)
+        TagRoutes.add(to: router, uploads: uploads, maxUploadBytes: maxUploadBytes, limiter: limiter)
         return router
     }
 

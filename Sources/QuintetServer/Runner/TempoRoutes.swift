@@ -30,8 +30,8 @@ public enum TempoRoutes {
         }
     }
 
-    static func add(to router: Router<BasicRequestContext>, uploads: URL, maxUploadBytes: Int = maxUploadBytes) {
-        let limiter = WorkLimiter()
+    static func add(to router: Router<BasicRequestContext>, uploads: URL, maxUploadBytes: Int = maxUploadBytes,
+                    limiter: WorkLimiter) {
         router.post("api/tempo") { request, _ -> Answer in
             let methodName = request.uri.queryParameters.get("method") ?? TempoMethod.default.rawValue
             guard let method = TempoMethod(rawValue: methodName) else {
