@@ -35,6 +35,13 @@ public struct FFmpegDecoder: AudioDecoding {
         self.ffprobePath = probe
     }
 
+    /// Runs ffmpeg with `arguments` (after `-nostdin -loglevel error`), for callers that
+    /// encode or convert; throws `AudioError.decodingFailed` with ffmpeg's last error line.
+    public func run(_ arguments: [String]) throws {
+        let result = try Subprocess.run(ffmpegPath, ["-nostdin", "-loglevel", "error"] + arguments)
+        guard result.status == 0 else { throw AudioError.decodingFailed("ffmpeg failed: \(result.errorSummary)") }
+    }
+
     /// The first audio stream's sample rate and channel count, from ffprobe.
     public func probe(_ url: URL) throws -> (sampleRate: Double, channelCount: Int) {
         try checkReadable(url)

@@ -37,13 +37,13 @@ public struct Resampler: Sendable {
         }
         zeroCrossings = crossings
         let count = crossings * Self.resolution + 2
-        let i0Beta = Self.besselI0(beta)
+        let i0Beta = besselI0(beta)
         table = (0..<count).map { i in
             let t = Double(i) / Double(Self.resolution)
             if t >= Double(crossings) { return 0 }
             let sinc = t == 0 ? 1 : sin(Double.pi * t) / (Double.pi * t)
             let r = t / Double(crossings)
-            let window = besselI0Static(beta * (1 - r * r).squareRoot()) / i0Beta
+            let window = besselI0(beta * (1 - r * r).squareRoot()) / i0Beta
             return Float(sinc * window)
         }
     }
@@ -82,11 +82,10 @@ public struct Resampler: Sendable {
         return out
     }
 
-    private static func besselI0(_ x: Double) -> Double { besselI0Static(x) }
 }
 
 /// The modified Bessel function of the first kind, order 0, by its power series.
-private func besselI0Static(_ x: Double) -> Double {
+private func besselI0(_ x: Double) -> Double {
     var sum = 1.0, term = 1.0
     let q = x * x / 4
     for k in 1..<64 {

@@ -30,7 +30,7 @@ public struct ScheirerCombEstimator: TempoEstimating {
     public func estimate(_ buffer: PCMBuffer) -> TempoEstimate {
         let n = Self.excerptLength
         let mono = buffer.converted(to: decodeOptions).samples
-        guard mono.count >= n / 4, Self.rms(mono) > 1e-5 else { return .noTempo }
+        guard mono.count >= n / 4, rootMeanSquare(mono) > 1e-5 else { return .noTempo }
         // The excerpt from the middle (zero-padded if the song is shorter).
         var excerpt = [Float](repeating: 0, count: n)
         let start = max(0, (mono.count - n) / 2)
@@ -111,10 +111,6 @@ public struct ScheirerCombEstimator: TempoEstimating {
             out.imag[k] = a.real[k] * b.imag[k] + a.imag[k] * b.real[k]
         }
         return out
-    }
-
-    static func rms(_ x: [Float]) -> Double {
-        (x.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, x.count))).squareRoot()
     }
 
     /// How far the best comb stands above the average comb, mapped to [0, 1].

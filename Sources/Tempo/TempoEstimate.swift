@@ -63,3 +63,10 @@ public enum TempoError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// Root mean square of samples (0 for none), in double precision.
+func rootMeanSquare(_ x: [Float]) -> Double {
+    var sum = 0.0
+    for v in x { sum += Double(v) * Double(v) }
+    return (sum / Double(max(1, x.count))).squareRoot()
+}

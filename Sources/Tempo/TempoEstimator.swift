@@ -33,7 +33,7 @@ public struct TempoEstimator: TempoEstimating {
     static let priorCentre = 110.0
     static let priorWeight = 0.45
     /// Below this RMS (about −80 dBFS) audio counts as silence.
-    static let silence: Float = 1e-4
+    static let silence = 1e-4
 
     public init() {}
 
@@ -42,7 +42,7 @@ public struct TempoEstimator: TempoEstimating {
 
     public func estimate(_ buffer: PCMBuffer) -> TempoEstimate {
         let mono = buffer.channelCount == 1 ? buffer.samples : buffer.monoSamples()
-        guard Double(mono.count) / buffer.sampleRate >= 2, Self.rms(mono) > Self.silence else { return .noTempo }
+        guard Double(mono.count) / buffer.sampleRate >= 2, rootMeanSquare(mono) > Self.silence else { return .noTempo }
         let onsets = OnsetStrength(samples: mono, sampleRate: buffer.sampleRate)
         let normalized = onsets.bands.map { Self.normalize($0, frameRate: onsets.frameRate) }
         var novelty = [Float](repeating: 0, count: onsets.frameCount)
@@ -167,11 +167,5 @@ public struct TempoEstimator: TempoEstimating {
         let body = periodicity.acf.dropFirst(Int(periodicity.frameRate * 0.1))
         let mean = body.isEmpty ? 0 : Double(body.reduce(0, +)) / Double(body.count)
         return max(0, min(1, (peak - mean) / max(1e-9, 1 - mean)))
-    }
-
-    static func rms(_ x: [Float]) -> Float {
-        var sum: Double = 0
-        for v in x { sum += Double(v) * Double(v) }
-        return Float((sum / Double(max(1, x.count))).squareRoot())
     }
 }

@@ -36,17 +36,6 @@ enum Fixtures {
 
     /// Runs ffmpeg (found on the PATH) with arguments; throws with its error output on failure.
     static func ffmpeg(_ arguments: [String]) throws {
-        let decoder = try FFmpegDecoder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: decoder.ffmpegPath)
-        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let message = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            throw AudioError.decodingFailed("ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
-        }
+        try FFmpegDecoder().run(["-hide_banner", "-y"] + arguments)
     }
 }

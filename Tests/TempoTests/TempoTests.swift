@@ -79,13 +79,7 @@ struct TempoFileTests {
         #expect(abs(fromWAV - 128) / 128 < 0.01)
 
         let mp3 = dir.appendingPathComponent("beat.mp3")
-        let ffmpeg = try FFmpegDecoder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg.ffmpegPath)
-        process.arguments = ["-nostdin", "-loglevel", "error", "-y", "-i", wav.path, "-b:a", "192k", mp3.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        try FFmpegDecoder().run(["-y", "-i", wav.path, "-b:a", "192k", mp3.path])
         let fromMP3 = try #require(try TempoAnalyzer().estimate(fileAt: mp3).bpm)
         #expect(abs(fromMP3 - fromWAV) < 0.5)
     }

@@ -6,11 +6,11 @@ import LibraryCore
 /// and tagged by ffmpeg (MP3 with ID3v2.4, FLAC, M4A, Ogg Vorbis), with a generated cover
 /// image attached where the container carries pictures. Runs on Linux and macOS (ffmpeg).
 public struct DemoLibraryWriter: Sendable {
-    public let ffmpegPath: String
+    private let ffmpeg: FFmpegDecoder
 
     /// Locates ffmpeg as `FFmpegDecoder` does; throws `AudioError.decoderMissing`.
     public init() throws {
-        ffmpegPath = try FFmpegDecoder().ffmpegPath
+        ffmpeg = try FFmpegDecoder()
     }
 
     /// Writes every song under `root` (created if needed); existing files are kept unless
@@ -31,7 +31,7 @@ public struct DemoLibraryWriter: Sendable {
             try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             let wav = scratch.appendingPathComponent("song.wav")
             try WAVWriter.write(DemoLibrary.render(song), to: wav)
-            var args = ["-nostdin", "-loglevel", "error", "-y", "-i", wav.path]
+            var args = ["-y", "-i", wav.path]
             let carriesPictures = song.format != "ogg"
             if carriesPictures {
                 let cover = try coverImage(for: song.album, in: scratch)
@@ -39,7 +39,7 @@ public struct DemoLibraryWriter: Sendable {
                          "-disposition:v", "attached_pic"]
             }
             args += codecArguments(song.format) + metadataArguments(song) + [target.path]
-            try run(args)
+            try ffmpeg.run(args)
             written.append(song.relativePath)
         }
         return written
@@ -74,23 +74,7 @@ public struct DemoLibraryWriter: Sendable {
         let url = folder.appendingPathComponent("cover-\(abs(album.hashValue)).png")
         if FileManager.default.fileExists(atPath: url.path) { return url }
         let colour = DemoLibrary.coverColours[album] ?? "777777"
-        try run(["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=0x\(colour):s=300x300",
-                 "-frames:v", "1", url.path])
+        try ffmpeg.run(["-y", "-f", "lavfi", "-i", "color=c=0x\(colour):s=300x300", "-frames:v", "1", url.path])
         return url
-    }
-
-    private func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpegPath)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw AudioError.decodingFailed("ffmpeg could not write a demo song: \(String(decoding: message, as: UTF8.self))")
-        }
     }
 }
