@@ -11,9 +11,16 @@ let dependencies: [Package.Dependency] = [
     // The HTTP server behind `quintet serve` (routing, middleware, graceful shutdown)
     // and HummingbirdTesting for in-process route tests.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    // HTTP field names beyond the standard ones (X-Requested-With now, icy-* for the radio);
+    // already in the graph through Hummingbird.
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     // Bcrypt password hashing for the shared `users` table (a small C target; the
     // package's other products are not built).
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+    // Subsonic token auth (md5(password + salt)) needs each password back: it is kept sealed
+    // with AES-GCM under a per-data-folder key, beside the bcrypt hash; MD5 and SHA-256 too.
+    // Already in the graph through Hummingbird.
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     // SQLite: the one embedded database of the data folder, with migrations.
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     // Metrics API (already pulled in by Hummingbird's MetricsMiddleware) and its
@@ -49,7 +56,10 @@ let package = Package(
         .target(name: "MediaTags", swiftSettings: swiftSettings),
         .target(
             name: "QuintetStore",
-            dependencies: [grdb, .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")],
+            dependencies: [
+                grdb, .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -74,6 +84,8 @@ let package = Package(
             dependencies: [
                 "QuintetStore", "AudioCore", "Tempo", "LibraryCore", "MediaTags",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),

@@ -45,9 +45,28 @@ public enum LibraryWalker {
     /// `stat` behind links): Foundation's URL resource values cost about 50 µs a file on
     /// Linux, which alone would be slower than a whole scan may take.
     public static func walk(root: URL) -> (files: [LibraryFile], issues: [ScanIssue]) {
+        let survey = survey(root: root)
+        return (survey.files, survey.issues)
+    }
+
+    /// Names of the image files taken as a folder's cover, best first (compared in lower case).
+    public static let coverNames = ["cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png",
+                                    "front.jpg", "front.jpeg", "front.png", "album.jpg", "album.png"]
+
+    /// What a walk finds: the audio files, the issues, and each folder's cover image
+    /// (folder path relative to the root, "" for the root itself → image path).
+    public struct Survey: Sendable {
+        public var files: [LibraryFile]
+        public var issues: [ScanIssue]
+        public var folderImages: [String: String]
+    }
+
+    /// The walk, with the folders' cover images (`coverNames`) as well.
+    public static func survey(root: URL) -> Survey {
         let rootPath = realPath(root.standardizedFileURL.path) ?? root.standardizedFileURL.path
         var files: [LibraryFile] = []
         var issues: [ScanIssue] = []
+        var images: [String: (rank: Int, path: String)] = [:]
         var visited: Set<String> = [rootPath]
         var stack: [(path: String, relative: String)] = [(rootPath, "")]
         while let (folder, relative) = stack.popLast() {
@@ -84,6 +103,10 @@ public enum LibraryWalker {
                     }
                     stack.append((full, path))
                 case S_IFREG:
+                    if let rank = coverNames.firstIndex(of: name.lowercased()), info.st_size > 0,
+                       rank < images[relative]?.rank ?? .max {
+                        images[relative] = (rank, path)
+                    }
                     guard let dot = name.lastIndex(of: "."), audioExtensions.contains(name[name.index(after: dot)...].lowercased()) else {
                         continue
                     }
@@ -99,7 +122,7 @@ public enum LibraryWalker {
         }
         files.sort { $0.path < $1.path }
         issues.sort { $0.path < $1.path }
-        return (files, issues)
+        return Survey(files: files, issues: issues, folderImages: images.mapValues(\.path))
     }
 
     private static func realPath(_ path: String) -> String? {

@@ -51,3 +51,18 @@ public struct NameKey: Hashable, Sendable, Comparable, CustomStringConvertible {
         Set(names.map(NameKey.init).filter { !$0.isEmpty })
     }
 }
+
+extension String {
+    /// The text without leading and trailing whitespace (what `Character.isWhitespace`
+    /// calls whitespace). Foundation's `trimmingCharacters(in:)` converts to UTF-16 and
+    /// back, which showed as a tenth of a library scan; this returns `self` untouched in
+    /// the common case and slices otherwise.
+    func trimmingWhitespace() -> String {
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+        if plain(first) && plain(last) { return self }
+        guard let start = firstIndex(where: { !$0.isWhitespace }) else { return "" }
+        let end = lastIndex(where: { !$0.isWhitespace })!
+        return String(self[start...end])
+    }
+}

@@ -18,5 +18,17 @@ public enum QuintetStore {
                 t.column("created_at", .datetime).notNull()
             }
         }
+        registry.register(system: system, "v2-sessions-and-sealed-passwords") { db in
+            // The password sealed with the data folder's key (AES-GCM), for protocols that
+            // need it back (Subsonic tokens); NULL for users created before this migration
+            // until their password is set again.
+            try db.alter(table: "users") { t in t.add(column: "password_sealed", .blob) }
+            try db.create(table: "sessions") { t in
+                t.column("token_hash", .text).primaryKey()   // SHA-256 of the cookie value
+                t.column("user_id", .integer).notNull().references("users", onDelete: .cascade)
+                t.column("created_at", .double).notNull()
+                t.column("expires_at", .double).notNull()
+            }
+        }
     }
 }

@@ -44,9 +44,12 @@ public struct UserStore: Sendable {
     /// bcrypt cost factor (2^cost rounds); 12 by default, lower only in tests.
     public let cost: UInt8
 
+    private let seal: PasswordSeal?
+
     public init(database: QuintetDatabase, cost: UInt8 = 12) {
         self.database = database
         self.cost = cost
+        seal = try? PasswordSeal(directory: database.directory)
     }
 
     /// Adds a user. Throws `StoreError.userExists`, `.invalidUserName` or `.invalidPassword`.
@@ -55,9 +58,11 @@ public struct UserStore: Sendable {
         let name = try Self.validated(name: name)
         try Self.validate(password: password)
         var user = User(id: nil, name: name, passwordHash: Bcrypt.hash(password, cost: cost), role: role, createdAt: Date())
+        let sealed = try seal?.seal(password)
         return try database.pool.write { db in
             if try User.filter(Column("name") == name).fetchOne(db) != nil { throw StoreError.userExists(name) }
             try user.insert(db)
+            try db.execute(sql: "UPDATE users SET password_sealed = ? WHERE id = ?", arguments: [sealed, user.id])
             return user
         }
     }
@@ -81,14 +86,39 @@ public struct UserStore: Sendable {
         return ok ? user : nil
     }
 
+    /// The user and their password in clear, for Subsonic's token check
+    /// (`md5(password + salt)`); nil when the user is unknown or has no sealed password
+    /// (created before sealing existed, or the data folder's key changed).
+    public func userWithPassword(name: String) throws -> (User, String)? {
+        guard let seal else { return nil }
+        return try database.pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, password_sealed FROM users WHERE name = ?", arguments: [name]),
+                  let sealed: Data = row["password_sealed"], let password = seal.open(sealed),
+                  let user = try User.fetchOne(db, key: row["id"] as Int64) else { return nil }
+            return (user, password)
+        }
+    }
+
+    /// The user with this id, or nil.
+    public func find(id: Int64) throws -> User? {
+        try database.pool.read { db in try User.fetchOne(db, key: id) }
+    }
+
+    /// Whether any user exists (the server creates `admin` on a first start).
+    public func isEmpty() throws -> Bool {
+        try database.pool.read { db in try User.fetchCount(db) == 0 }
+    }
+
     /// Replaces a user's password.
     public func setPassword(name: String, password: String) throws {
         try Self.validate(password: password)
         let hash = Bcrypt.hash(password, cost: cost)
+        let sealed = try seal?.seal(password)
         try database.pool.write { db in
             guard var user = try User.filter(Column("name") == name).fetchOne(db) else { throw StoreError.userNotFound(name) }
             user.passwordHash = hash
             try user.update(db)
+            try db.execute(sql: "UPDATE users SET password_sealed = ? WHERE id = ?", arguments: [sealed, user.id])
         }
     }
 

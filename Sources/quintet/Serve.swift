@@ -10,7 +10,10 @@ struct Serve: AsyncParsableCommand {
         abstract: "Start the Quintet server (web pages, APIs, metrics) until SIGINT or SIGTERM.",
         discussion: """
         Every option can also be set by an environment variable: QUINTET_HOST, QUINTET_PORT,
-        QUINTET_DATA, QUINTET_WEB, QUINTET_LOG_LEVEL. Flags win over the environment.
+        QUINTET_DATA, QUINTET_WEB, QUINTET_LOG_LEVEL, QUINTET_LIBRARY. Flags win over the environment.
+        On a first start the user `admin` is created with the password in QUINTET_ADMIN_PASSWORD,
+        or a random one printed once. Without --library the demo library is written into the
+        data folder and served.
         """
     )
 
@@ -28,6 +31,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-level"),
             help: ArgumentHelp("trace, debug, info, notice, warning, error or critical (default info; env QUINTET_LOG_LEVEL).", valueName: "level"))
     var logLevel: Logger.Level?
+
+    @Option(help: ArgumentHelp("The music folder to serve and scan at start (default: the demo library; env QUINTET_LIBRARY).", valueName: "dir"))
+    var library: String?
 
     @Option(name: .customLong("max-upload-mb"),
             help: ArgumentHelp("Largest audio upload in MiB (default 200; env QUINTET_MAX_UPLOAD_MB).", valueName: "MiB"))
@@ -74,10 +80,20 @@ struct Serve: AsyncParsableCommand {
             dataDirectory: dataOptions.directory,
             webDirectory: webDirectory,
             logLevel: level,
-            maxUploadBytes: try resolvedMaxUpload() * 1_048_576
+            maxUploadBytes: try resolvedMaxUpload() * 1_048_576,
+            libraryDirectory: (library ?? Environment.value("QUINTET_LIBRARY")).map { URL(fileURLWithPath: $0).standardizedFileURL },
+            adminPassword: Environment.value("QUINTET_ADMIN_PASSWORD")
         )
+        if let folder = config.libraryDirectory {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--library \(folder.path) is not a folder")
+            }
+        }
         let dataPath = config.dataDirectory.path
-        let app = try QuintetApplication.make(configuration: config) { host, port in
+        let app = try QuintetApplication.make(configuration: config, onAdminCreated: { password in
+            print("Created the user admin with the password \(password) (shown once; change it with `quintet users passwd admin`)")
+        }) { host, port in
             // Written unbuffered so scripts waiting for this line see it at once.
             FileHandle.standardOutput.write(Data("Quintet \(QuintetVersion.current) listening on http://\(host):\(port)/ (data: \(dataPath))\n".utf8))
         }

@@ -10,6 +10,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public var status: HTTPResponse.Status
     public var code: String
     public var message: String
+    /// Extra response headers (`WWW-Authenticate` on a 401, `Content-Range` on a 416).
+    public var headers: HTTPFields = [:]
 
     public init(_ status: HTTPResponse.Status, code: String? = nil, message: String) {
         self.status = status
@@ -25,9 +27,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public func makeResponse() -> Response {
         struct Body: Encodable { struct Inner: Encodable { let code: String; let message: String }; let error: Inner }
         let data = (try? JSONEncoder().encode(Body(error: .init(code: code, message: message)))) ?? Data("{}".utf8)
-        return Response(status: status,
-                        headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        fields.append(contentsOf: headers)
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// The default code of a status: its reason phrase in snake case (`404` → `not_found`).

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LibraryCore
 import Logging
 import QuintetStore
 import ServiceLifecycle
@@ -15,7 +16,17 @@ public enum QuintetApplication {
     public static func migrations() -> MigrationRegistry {
         var registry = MigrationRegistry()
         QuintetStore.registerMigrations(in: &registry)
+        CatalogSchema.registerMigrations(in: &registry)
         return registry
+    }
+
+    /// On a first start (no users at all) creates `admin` with `password`, or with a random
+    /// one that is returned so it can be shown once. Nil when users exist.
+    public static func createFirstAdmin(users: UserStore, password: String?) throws -> String? {
+        guard try users.isEmpty() else { return nil }
+        let chosen = password ?? String((0..<20).map { _ in "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789".randomElement()! })
+        try users.create(name: "admin", password: chosen, role: .admin)
+        return password == nil ? chosen : nil
     }
 
     /// Opens the database of a data folder with every migration applied.
@@ -23,9 +34,12 @@ public enum QuintetApplication {
         try QuintetDatabase.open(in: directory, migrations: migrations())
     }
 
-    /// The router: middleware, API routes and static pages.
+    /// The router: middleware, API routes and static pages. `library` serves the music
+    /// library (none: its routes answer 404); `auth` checks users (a default one if nil).
     public static func makeRouter(database: QuintetDatabase, webDirectory: URL,
-                                  maxUploadBytes: Int = TempoRoutes.maxUploadBytes) -> Router<BasicRequestContext> {
+                                  maxUploadBytes: Int = TempoRoutes.maxUploadBytes,
+                                  library: LibraryService? = nil,
+                                  auth: Authenticator? = nil) -> Router<BasicRequestContext> {
         PrometheusMetrics.bootstrap()
         let router = Router()
         router.middlewares.add(LogRequestsMiddleware(.info))
@@ -37,23 +51,36 @@ public enum QuintetApplication {
         let limiter = WorkLimiter() // one CPU-heavy job per core, shared by every route
         TempoRoutes.add(to: router, uploads: uploads, maxUploadBytes: maxUploadBytes, limiter: limiter)
         TagRoutes.add(to: router, uploads: uploads, maxUploadBytes: maxUploadBytes, limiter: limiter)
+        let auth = auth ?? Authenticator(database: database)
+        SessionRoutes.add(to: router, auth: auth)
+        if let library {
+            let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)
+            LibraryRoutes.add(to: router, library: library, auth: auth, media: media)
+        }
         return router
     }
 
     /// A ready-to-run application. The database opens (and migrates) here; it closes after
     /// the server has stopped accepting and finished its in-flight requests.
     public static func make(configuration: ServerConfiguration, logger: Logger? = nil,
+                            onAdminCreated: (String) -> Void = { _ in },
                             onServerRunning: @escaping @Sendable (String, Int) async -> Void = { _, _ in })
         throws -> some ApplicationProtocol {
         var logger = logger ?? Logger(label: "quintet")
         logger.logLevel = configuration.logLevel
         let database = try openDatabase(in: configuration.dataDirectory)
+        let auth = Authenticator(database: database)
+        if let password = try createFirstAdmin(users: auth.users, password: configuration.adminPassword) {
+            onAdminCreated(password)
+        }
+        let library = LibraryService(database: database, libraryDirectory: configuration.libraryDirectory, logger: logger)
         let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
-                                maxUploadBytes: configuration.maxUploadBytes)
+                                maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth)
+        library.start()
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Quintet"),
-            services: [DatabaseService(database: database, logger: logger)],
+            services: [DatabaseService(database: database, logger: logger, library: library)],
             onServerRunning: { channel in
                 let address = channel.localAddress
                 await onServerRunning(address?.ipAddress ?? configuration.host, address?.port ?? configuration.port)
@@ -69,9 +96,11 @@ public enum QuintetApplication {
 struct DatabaseService: Service {
     let database: QuintetDatabase
     let logger: Logger
+    var library: LibraryService?
 
     func run() async throws {
         try? await gracefulShutdown()
+        library?.stop()
         do {
             try database.close()
             logger.info("database closed cleanly")

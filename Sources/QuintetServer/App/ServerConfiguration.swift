@@ -15,9 +15,16 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// Largest audio upload accepted (bytes); larger ones get 413.
     public var maxUploadBytes: Int
+    /// The music folder to serve; nil serves the demo library (written into the data folder).
+    public var libraryDirectory: URL?
+    /// The password of the `admin` user created on a first start; nil makes a random one.
+    public var adminPassword: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, webDirectory: URL,
-                logLevel: Logger.Level = .info, maxUploadBytes: Int = TempoRoutes.maxUploadBytes) {
+                logLevel: Logger.Level = .info, maxUploadBytes: Int = TempoRoutes.maxUploadBytes,
+                libraryDirectory: URL? = nil, adminPassword: String? = nil) {
+        self.libraryDirectory = libraryDirectory
+        self.adminPassword = adminPassword
         self.host = host
         self.port = port
         self.dataDirectory = dataDirectory

@@ -1,0 +1,440 @@
+import Foundation
+import GRDB
+import QuintetStore
+
+/// The music catalog of one library folder, stored in the Quintet database: what the
+/// scanner writes and what the library routes, the Subsonic API and the graph read.
+///
+/// Queries that depend on who asks (stars) take the user's id; `nil` means nobody.
+///
+/// ```swift
+/// let catalog = Catalog(database: database)
+/// try CatalogScanner(catalog: catalog).scan(root: URL(fileURLWithPath: "/music"))
+/// let albums = try catalog.albums(of: artistID, userID: nil)
+/// ```
+public final class Catalog: Sendable {
+    public let database: QuintetDatabase
+
+    public init(database: QuintetDatabase) {
+        self.database = database
+    }
+
+    // MARK: root
+
+    /// The folder this catalog describes, if one was ever scanned.
+    public func root() throws -> URL? {
+        try database.pool.read { db in
+            try String.fetchOne(db, sql: "SELECT path FROM library_root WHERE id = 1").map { URL(fileURLWithPath: $0) }
+        }
+    }
+
+    /// Records the library folder; a different folder from the last one empties the catalog
+    /// (songs, albums, artists, genres, composers, stars; playlists keep their names).
+    public func setRoot(_ url: URL) throws {
+        let path = url.standardizedFileURL.path
+        try database.pool.write { db in
+            let old = try String.fetchOne(db, sql: "SELECT path FROM library_root WHERE id = 1")
+            guard old != path else { return }
+            if old != nil {
+                try db.execute(sql: """
+                    DELETE FROM library_playlist_entry; DELETE FROM library_star; DELETE FROM library_song_artist;
+                    DELETE FROM library_song_composer; DELETE FROM library_song_genre; DELETE FROM library_song;
+                    DELETE FROM library_album; DELETE FROM library_artist; DELETE FROM library_genre;
+                    DELETE FROM library_composer;
+                    """)
+            }
+            try db.execute(sql: "INSERT INTO library_root (id, path) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET path = excluded.path, scanned_at = NULL",
+                           arguments: [path])
+        }
+    }
+
+    /// The file of a song on disk, checked to lie inside the library root (a catalog path
+    /// never comes from a request, but a tampered database must not reach outside either).
+    public func fileURL(of song: CatalogSong) throws -> URL {
+        try fileURL(relative: song.path)
+    }
+
+    /// The absolute URL of a path relative to the root; refuses anything that leaves the root.
+    public func fileURL(relative path: String) throws -> URL {
+        guard let root = try root() else { throw CatalogError.notFound("no library has been scanned") }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }),
+              !path.contains("\0") else {
+            throw CatalogError.forbidden("the path \(path) leaves the library folder")
+        }
+        return root.appendingPathComponent(path)
+    }
+
+    // MARK: counts
+
+    public func counts() throws -> CatalogCounts {
+        try database.pool.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT COUNT(*) FROM library_song), (SELECT COUNT(*) FROM library_album),
+                       (SELECT COUNT(*) FROM library_artist), (SELECT COUNT(*) FROM library_genre)
+                """)!
+            return CatalogCounts(songs: row[0], albums: row[1], artists: row[2], genres: row[3])
+        }
+    }
+
+    // MARK: songs
+
+    static let songColumns = """
+        s.id, s.path, s.title, s.artist,
+        (SELECT artist_id FROM library_song_artist sa WHERE sa.song_id = s.id ORDER BY position LIMIT 1) AS first_artist,
+        al.title AS album_title, s.album_id, aa.name AS album_artist, al.artist_id AS album_artist_id,
+        s.track, s.disc, s.year, s.genre, s.composer, s.duration, s.bitrate, s.sample_rate, s.channels,
+        s.bpm, s.bpm_source, s.format, s.codec, s.size, s.compilation, s.has_picture, s.play_count,
+        st.starred_at, s.created_at
+        """
+
+    /// `FROM` and joins of a song query; the one argument is the user id for stars.
+    static let songFrom = """
+        FROM library_song s JOIN library_album al ON al.id = s.album_id JOIN library_artist aa ON aa.id = al.artist_id
+        LEFT JOIN library_star st ON st.kind = 'song' AND st.item_id = s.id AND st.user_id = ?
+        """
+
+    static func song(_ row: Row) -> CatalogSong {
+        CatalogSong(id: row[0], path: row[1], title: row[2], artist: row[3], artistID: row[4], album: row[5],
+                    albumID: row[6], albumArtist: row[7], albumArtistID: row[8], track: row[9], disc: row[10],
+                    year: row[11], genre: row[12], composer: row[13], duration: row[14], bitrate: row[15],
+                    sampleRate: row[16], channels: row[17], bpm: row[18], bpmSource: row[19], format: row[20],
+                    codec: row[21], size: row[22], compilation: row[23], hasPicture: row[24], playCount: row[25],
+                    starred: row[26], created: row[27])
+    }
+
+    /// Songs matching a `WHERE` clause (written in terms of `s`, `al`, `aa`), in `order`.
+    public func songs(where clause: String = "1", arguments: StatementArguments = [], order: String = "s.id",
+                      limit: Int? = nil, offset: Int = 0, userID: Int64?) throws -> [CatalogSong] {
+        try database.pool.read { db in
+            var sql = "SELECT \(Self.songColumns) \(Self.songFrom) WHERE \(clause) ORDER BY \(order)"
+            var args: StatementArguments = [userID]
+            args += arguments
+            if let limit { sql += " LIMIT ? OFFSET ?"; args += [limit, offset] }
+            return try Row.fetchAll(db, sql: sql, arguments: args).map(Self.song)
+        }
+    }
+
+    public func song(id: Int64, userID: Int64? = nil) throws -> CatalogSong {
+        guard let song = try songs(where: "s.id = ?", arguments: [id], userID: userID).first else {
+            throw CatalogError.notFound("no song with id \(id)")
+        }
+        return song
+    }
+
+    /// Songs of an album in disc and track order.
+    public func songs(ofAlbum albumID: Int64, userID: Int64?) throws -> [CatalogSong] {
+        try songs(where: "s.album_id = ?", arguments: [albumID], order: "COALESCE(s.disc, 1), s.track, s.title, s.id", userID: userID)
+    }
+
+    /// Random songs, optionally of a genre and a year range.
+    public func randomSongs(count: Int, genre: String? = nil, fromYear: Int? = nil, toYear: Int? = nil,
+                            userID: Int64?) throws -> [CatalogSong] {
+        var clauses = ["1"]
+        var args: StatementArguments = []
+        if let genre {
+            clauses.append("s.id IN (SELECT song_id FROM library_song_genre sg JOIN library_genre g ON g.id = sg.genre_id WHERE g.key = ?)")
+            args += [NameKey(genre).value]
+        }
+        if let fromYear { clauses.append("s.year >= ?"); args += [fromYear] }
+        if let toYear { clauses.append("s.year <= ?"); args += [toYear] }
+        return try songs(where: clauses.joined(separator: " AND "), arguments: args, order: "RANDOM()",
+                         limit: count, userID: userID)
+    }
+
+    /// Songs of a genre.
+    public func songs(ofGenre genre: String, count: Int, offset: Int, userID: Int64?) throws -> [CatalogSong] {
+        try songs(where: "s.id IN (SELECT song_id FROM library_song_genre sg JOIN library_genre g ON g.id = sg.genre_id WHERE g.key = ?)",
+                  arguments: [NameKey(genre).value], order: "s.title_key, s.id", limit: count, offset: offset, userID: userID)
+    }
+
+    // MARK: albums
+
+    static let albumColumns = """
+        al.id, al.title, aa.name, al.artist_id, al.year,
+        (SELECT s.genre FROM library_song s WHERE s.album_id = al.id AND s.genre IS NOT NULL ORDER BY s.disc, s.track LIMIT 1),
+        al.disc_count, al.compilation,
+        (SELECT COUNT(*) FROM library_song s WHERE s.album_id = al.id),
+        (SELECT COALESCE(SUM(s.duration), 0) FROM library_song s WHERE s.album_id = al.id),
+        (al.cover_path IS NOT NULL OR al.cover_song_id IS NOT NULL),
+        (SELECT COALESCE(SUM(s.play_count), 0) FROM library_song s WHERE s.album_id = al.id),
+        st.starred_at, al.created_at
+        """
+
+    static let albumFrom = """
+        FROM library_album al JOIN library_artist aa ON aa.id = al.artist_id
+        LEFT JOIN library_star st ON st.kind = 'album' AND st.item_id = al.id AND st.user_id = ?
+        """
+
+    static func album(_ row: Row) -> CatalogAlbum {
+        CatalogAlbum(id: row[0], title: row[1], artist: row[2], artistID: row[3], year: row[4], genre: row[5],
+                     discCount: row[6], compilation: row[7], songCount: row[8], duration: row[9], hasCover: row[10],
+                     playCount: row[11], starred: row[12], created: row[13])
+    }
+
+    public func albums(where clause: String = "1", arguments: StatementArguments = [], order: String = "al.key, al.id",
+                       limit: Int? = nil, offset: Int = 0, userID: Int64?) throws -> [CatalogAlbum] {
+        try database.pool.read { db in
+            var sql = "SELECT \(Self.albumColumns) \(Self.albumFrom) WHERE \(clause) ORDER BY \(order)"
+            var args: StatementArguments = [userID]
+            args += arguments
+            if let limit { sql += " LIMIT ? OFFSET ?"; args += [limit, offset] }
+            return try Row.fetchAll(db, sql: sql, arguments: args).map(Self.album)
+        }
+    }
+
+    public func album(id: Int64, userID: Int64? = nil) throws -> CatalogAlbum {
+        guard let album = try albums(where: "al.id = ?", arguments: [id], userID: userID).first else {
+            throw CatalogError.notFound("no album with id \(id)")
+        }
+        return album
+    }
+
+    /// The albums an artist is the album artist of, oldest first.
+    public func albums(ofArtist artistID: Int64, userID: Int64?) throws -> [CatalogAlbum] {
+        try albums(where: "al.artist_id = ?", arguments: [artistID], order: "al.year, al.key, al.id", userID: userID)
+    }
+
+    /// The kinds of album list Subsonic's getAlbumList2 offers.
+    public enum AlbumListKind: String, Sendable, CaseIterable {
+        case random, newest, frequent, recent, starred, alphabeticalByName, alphabeticalByArtist, byYear, byGenre, highest
+    }
+
+    /// An album list: `fromYear`/`toYear` for byYear (descending when from > to), `genre` for byGenre.
+    public func albumList(_ kind: AlbumListKind, size: Int, offset: Int, fromYear: Int? = nil, toYear: Int? = nil,
+                          genre: String? = nil, userID: Int64?) throws -> [CatalogAlbum] {
+        switch kind {
+        case .random:
+            return try albums(order: "RANDOM()", limit: size, userID: userID)
+        case .newest:
+            return try albums(order: "al.created_at DESC, al.id DESC", limit: size, offset: offset, userID: userID)
+        case .frequent, .highest:
+            return try albums(where: "EXISTS (SELECT 1 FROM library_song s WHERE s.album_id = al.id AND s.play_count > 0)",
+                              order: "(SELECT SUM(s.play_count) FROM library_song s WHERE s.album_id = al.id) DESC, al.id",
+                              limit: size, offset: offset, userID: userID)
+        case .recent:
+            return try albums(where: "EXISTS (SELECT 1 FROM library_song s WHERE s.album_id = al.id AND s.last_played IS NOT NULL)",
+                              order: "(SELECT MAX(s.last_played) FROM library_song s WHERE s.album_id = al.id) DESC, al.id",
+                              limit: size, offset: offset, userID: userID)
+        case .starred:
+            return try albums(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", limit: size, offset: offset, userID: userID)
+        case .alphabeticalByName:
+            return try albums(order: "al.key, al.id", limit: size, offset: offset, userID: userID)
+        case .alphabeticalByArtist:
+            return try albums(order: "aa.sort_name COLLATE NOCASE, al.key, al.id", limit: size, offset: offset, userID: userID)
+        case .byYear:
+            let from = fromYear ?? 0, to = toYear ?? 9999
+            let (lo, hi) = (min(from, to), max(from, to))
+            return try albums(where: "al.year BETWEEN ? AND ?", arguments: [lo, hi],
+                              order: from > to ? "al.year DESC, al.key" : "al.year, al.key",
+                              limit: size, offset: offset, userID: userID)
+        case .byGenre:
+            guard let genre else { throw CatalogError.invalid("byGenre needs a genre") }
+            return try albums(where: """
+                EXISTS (SELECT 1 FROM library_song s JOIN library_song_genre sg ON sg.song_id = s.id
+                        JOIN library_genre g ON g.id = sg.genre_id WHERE s.album_id = al.id AND g.key = ?)
+                """, arguments: [NameKey(genre).value], order: "al.key, al.id", limit: size, offset: offset, userID: userID)
+        }
+    }
+
+    // MARK: artists
+
+    static let artistColumns = """
+        ar.id, ar.name, ar.sort_name,
+        (SELECT COUNT(*) FROM library_album al WHERE al.artist_id = ar.id),
+        (SELECT COUNT(*) FROM library_song_artist sa WHERE sa.artist_id = ar.id),
+        st.starred_at
+        """
+
+    static let artistFrom = """
+        FROM library_artist ar
+        LEFT JOIN library_star st ON st.kind = 'artist' AND st.item_id = ar.id AND st.user_id = ?
+        """
+
+    static func artist(_ row: Row) -> CatalogArtist {
+        CatalogArtist(id: row[0], name: row[1], sortName: row[2], albumCount: row[3], songCount: row[4], starred: row[5])
+    }
+
+    /// Artists matching a clause (in terms of `ar`), by sort name.
+    public func artists(where clause: String = "1", arguments: StatementArguments = [], limit: Int? = nil,
+                        offset: Int = 0, userID: Int64?) throws -> [CatalogArtist] {
+        try database.pool.read { db in
+            var sql = "SELECT \(Self.artistColumns) \(Self.artistFrom) WHERE \(clause) ORDER BY ar.sort_name COLLATE NOCASE, ar.id"
+            var args: StatementArguments = [userID]
+            args += arguments
+            if let limit { sql += " LIMIT ? OFFSET ?"; args += [limit, offset] }
+            return try Row.fetchAll(db, sql: sql, arguments: args).map(Self.artist)
+        }
+    }
+
+    public func artist(id: Int64, userID: Int64? = nil) throws -> CatalogArtist {
+        guard let artist = try artists(where: "ar.id = ?", arguments: [id], userID: userID).first else {
+            throw CatalogError.notFound("no artist with id \(id)")
+        }
+        return artist
+    }
+
+    /// Songs crediting an artist (as track artist, featured or not).
+    public func songs(ofArtist artistID: Int64, userID: Int64?) throws -> [CatalogSong] {
+        try songs(where: "s.id IN (SELECT song_id FROM library_song_artist WHERE artist_id = ?)", arguments: [artistID],
+                  order: "al.year, al.key, COALESCE(s.disc, 1), s.track, s.id", userID: userID)
+    }
+
+    // MARK: genres
+
+    public func genres() throws -> [CatalogGenre] {
+        try database.pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT g.name, COUNT(sg.song_id), COUNT(DISTINCT s.album_id)
+                FROM library_genre g JOIN library_song_genre sg ON sg.genre_id = g.id JOIN library_song s ON s.id = sg.song_id
+                GROUP BY g.id ORDER BY g.key
+                """).map { CatalogGenre(name: $0[0], songCount: $0[1], albumCount: $0[2]) }
+        }
+    }
+
+    // MARK: search
+
+    /// Artists, albums and songs whose name or title contains every word of `query`
+    /// (case-insensitive; an empty query matches everything, as Subsonic clients expect
+    /// when they sync the whole library with search3).
+    public func search(_ query: String, artistCount: Int = 20, artistOffset: Int = 0, albumCount: Int = 20,
+                       albumOffset: Int = 0, songCount: Int = 20, songOffset: Int = 0,
+                       userID: Int64?) throws -> (artists: [CatalogArtist], albums: [CatalogAlbum], songs: [CatalogSong]) {
+        let words = NameKey(query.replacingOccurrences(of: "\"", with: " ")).value.split(separator: " ").map(String.init)
+            .filter { $0 != "*" }
+        func clause(_ column: String) -> (String, StatementArguments) {
+            guard !words.isEmpty else { return ("1", []) }
+            var args: StatementArguments = []
+            for word in words { args += ["%" + Self.likeEscaped(word.trimmingCharacters(in: CharacterSet(charactersIn: "*"))) + "%"] }
+            return (words.map { _ in "\(column) LIKE ? ESCAPE '\\'" }.joined(separator: " AND "), args)
+        }
+        let (artistClause, artistArgs) = clause("ar.key")
+        let (albumClause, albumArgs) = clause("(al.key || ' ' || lower(aa.name))")
+        let (songClause, songArgs) = clause("(s.title_key || ' ' || lower(s.artist) || ' ' || lower(al.title))")
+        return (
+            try artists(where: artistClause, arguments: artistArgs, limit: artistCount, offset: artistOffset, userID: userID),
+            try albums(where: albumClause, arguments: albumArgs, limit: albumCount, offset: albumOffset, userID: userID),
+            try songs(where: songClause, arguments: songArgs, order: "s.title_key, s.id", limit: songCount,
+                      offset: songOffset, userID: userID)
+        )
+    }
+
+    static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    // MARK: related songs
+
+    /// The covers and identical recordings of a song (see `RelatedSongs`): only the songs
+    /// with the same title key are read, through the title-key index.
+    public func related(songID: Int64, userID: Int64? = nil) throws -> (covers: [CatalogSong], identical: [CatalogSong]) {
+        let group: [RelatedSongs.Song] = try database.pool.read { db in
+            guard let key = try String.fetchOne(db, sql: "SELECT title_key FROM library_song WHERE id = ?", arguments: [songID]) else {
+                throw CatalogError.notFound("no song with id \(songID)")
+            }
+            return try Self.relatedGroup(key: key, db)
+        }
+        let links = RelatedSongs(group).links(of: songID)
+        let wanted = Set(links.covers + links.identical)
+        guard !wanted.isEmpty else { return ([], []) }
+        let list = try songs(where: "s.id IN (\(wanted.map(String.init).joined(separator: ",")))", userID: userID)
+        let byID = Dictionary(uniqueKeysWithValues: list.map { ($0.id, $0) })
+        return (links.covers.compactMap { byID[$0] }, links.identical.compactMap { byID[$0] })
+    }
+
+    /// Every link in the catalog (for the graph and for `quintet bench related --catalog`).
+    public func allRelated() throws -> [Int64: RelatedSongs.Links] {
+        let songs: [RelatedSongs.Song] = try database.pool.read { db in
+            try Self.relatedGroup(key: nil, db)
+        }
+        return RelatedSongs(songs).allLinks()
+    }
+
+    private static func relatedGroup(key: String?, _ db: Database) throws -> [RelatedSongs.Song] {
+        let filter = key == nil ? "" : "WHERE s.title_key = ?"
+        let args: StatementArguments = key.map { [$0] } ?? []
+        var songs: [Int64: RelatedSongs.Song] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT s.id, s.title, s.album_id, s.duration FROM library_song s \(filter)", arguments: args) {
+            let id: Int64 = row[0]
+            songs[id] = RelatedSongs.Song(id: id, title: row[1], artists: [], composers: [], albumID: row[2], duration: row[3] ?? 0)
+        }
+        let join = key == nil ? "" : "JOIN library_song s ON s.id = x.song_id WHERE s.title_key = ?"
+        for row in try Row.fetchAll(db, sql: "SELECT x.song_id, a.key FROM library_song_artist x JOIN library_artist a ON a.id = x.artist_id \(join)", arguments: args) {
+            songs[row[0]]?.artists.append(row[1])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT x.song_id, c.key FROM library_song_composer x JOIN library_composer c ON c.id = x.composer_id \(join)", arguments: args) {
+            songs[row[0]]?.composers.append(row[1])
+        }
+        return songs.keys.sorted().map { songs[$0]! }
+    }
+
+    // MARK: covers
+
+    /// Where the cover of an album comes from, or nil if it has none.
+    public func cover(albumID: Int64) throws -> CoverSource? {
+        try database.pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT al.cover_path, s.path FROM library_album al LEFT JOIN library_song s ON s.id = al.cover_song_id
+                WHERE al.id = ?
+                """, arguments: [albumID]) else { throw CatalogError.notFound("no album with id \(albumID)") }
+            if let file: String = row[0] { return .file(file) }
+            if let song: String = row[1] { return .embedded(song) }
+            return nil
+        }
+    }
+
+    /// A song's own picture, else its album's cover.
+    public func cover(songID: Int64) throws -> CoverSource? {
+        let song = try song(id: songID)
+        if song.hasPicture { return .embedded(song.path) }
+        return try cover(albumID: song.albumID)
+    }
+
+    /// An artist's picture: the cover of their first album that has one.
+    public func cover(artistID: Int64) throws -> CoverSource? {
+        for album in try albums(ofArtist: artistID, userID: nil) where album.hasCover {
+            return try cover(albumID: album.id)
+        }
+        return nil
+    }
+
+    // MARK: plays and stars
+
+    /// Counts a play of a song now (Subsonic scrobble with submission=true).
+    public func recordPlay(songID: Int64, at time: Date = Date()) throws {
+        try database.pool.write { db in
+            try db.execute(sql: "UPDATE library_song SET play_count = play_count + 1, last_played = ? WHERE id = ?",
+                           arguments: [time.timeIntervalSince1970, songID])
+            guard db.changesCount == 1 else { throw CatalogError.notFound("no song with id \(songID)") }
+        }
+    }
+
+    public enum StarKind: String, Sendable { case song, album, artist }
+
+    /// Stars (or unstars) items for a user. Unknown ids throw `notFound` and change nothing.
+    public func setStarred(_ starred: Bool, kind: StarKind, ids: [Int64], userID: Int64) throws {
+        let table = ["song": "library_song", "album": "library_album", "artist": "library_artist"][kind.rawValue]!
+        try database.pool.write { db in
+            for id in ids {
+                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE id = ?)", arguments: [id]) == true else {
+                    throw CatalogError.notFound("no \(kind.rawValue) with id \(id)")
+                }
+                if starred {
+                    try db.execute(sql: "INSERT OR IGNORE INTO library_star (user_id, kind, item_id, starred_at) VALUES (?, ?, ?, ?)",
+                                   arguments: [userID, kind.rawValue, id, Date().timeIntervalSince1970])
+                } else {
+                    try db.execute(sql: "DELETE FROM library_star WHERE user_id = ? AND kind = ? AND item_id = ?",
+                                   arguments: [userID, kind.rawValue, id])
+                }
+            }
+        }
+    }
+
+    /// What a user starred.
+    public func starred(userID: Int64) throws -> (artists: [CatalogArtist], albums: [CatalogAlbum], songs: [CatalogSong]) {
+        (try artists(where: "st.starred_at IS NOT NULL", userID: userID),
+         try albums(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", userID: userID),
+         try songs(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", userID: userID))
+    }
+}

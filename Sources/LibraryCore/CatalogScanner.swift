@@ -1,0 +1,238 @@
+import Foundation
+import GRDB
+import MediaTags
+
+/// Where a scan stands; handed to the progress callback now and then and kept by the server
+/// for `GET /api/library/scan`.
+public struct ScanProgress: Sendable, Equatable, Codable {
+    public enum Phase: String, Sendable, Codable { case walking, reading, finishing, done }
+    public var phase: Phase = .walking
+    /// Audio files found by the walk so far.
+    public var filesSeen = 0
+    /// Files that must be (re-)read: new or changed.
+    public var filesToRead = 0
+    /// Of those, read and written so far.
+    public var filesRead = 0
+    /// Songs in the catalog (updated as batches are written).
+    public var songs = 0
+    public var errors: [ScanIssue] = []
+    /// Seconds since the scan started.
+    public var elapsed: Double = 0
+
+    public init() {}
+
+    /// Files read per second so far.
+    public var filesPerSecond: Double { elapsed > 0 ? Double(filesRead) / elapsed : 0 }
+    /// Seconds left at the current rate; nil before there is a rate.
+    public var eta: Double? {
+        guard phase == .reading, filesRead > 0, elapsed > 0 else { return nil }
+        return Double(filesToRead - filesRead) / filesPerSecond
+    }
+}
+
+/// The summary of a finished scan.
+public struct ScanReport: Sendable, Equatable, Codable {
+    public var files: Int
+    public var read: Int
+    public var unchanged: Int
+    public var removed: Int
+    public var songs: Int
+    public var albums: Int
+    public var artists: Int
+    public var errors: [ScanIssue]
+    public var seconds: Double
+}
+
+/// Scans a folder into the catalog: walk, plan against the last scan (size + mtime), read
+/// the new and changed files' tags on every core while one writer stores them in batches,
+/// drop deleted files, then tidy albums, covers and orphans. Unchanged files are never
+/// opened. Tag reading only: BPM analysis and thumbnails come later (`BPMQueue`, covers on
+/// demand).
+///
+/// Reading and writing overlap: reader threads fill batches of files in order, the calling
+/// thread writes each batch in one transaction as soon as it is ready, so the database work
+/// hides behind the reading and memory stays bounded (pictures are never kept: a song only
+/// records that it has one).
+public struct CatalogScanner: Sendable {
+    public let catalog: Catalog
+    /// Files per write transaction (and per progress update).
+    public var batchSize = 1024
+
+    public init(catalog: Catalog) {
+        self.catalog = catalog
+    }
+
+    /// Scans `root` into the catalog. A different root from the catalog's last one empties
+    /// the catalog first. `progress` is called from the scanning thread.
+    public func scan(root: URL, progress: (ScanProgress) -> Void = { _ in }) throws -> ScanReport {
+        let started = Date()
+        var state = ScanProgress()
+        func report(_ phase: ScanProgress.Phase) {
+            state.phase = phase
+            state.elapsed = Date().timeIntervalSince(started)
+            progress(state)
+        }
+        report(.walking)
+        let rootURL = root.standardizedFileURL
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: rootURL.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CatalogError.invalid("\(rootURL.path) is not a folder")
+        }
+        try catalog.setRoot(rootURL)
+        let walk = LibraryWalker.survey(root: rootURL)
+        state.filesSeen = walk.files.count
+        state.errors = walk.issues
+        let previous = try catalog.database.pool.read { db in
+            var map: [String: LibraryFile] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, mtime FROM library_song")
+            while let row = try rows.next() {
+                let path: String = row[0]
+                map[path] = LibraryFile(path: path, size: row[1], modified: row[2])
+            }
+            return map
+        }
+        let plan = ScanPlan(current: walk.files, previous: previous)
+        state.filesToRead = plan.toRead.count
+        let walkSeconds = Date().timeIntervalSince(started)
+        state.songs = previous.count
+        report(.reading)
+
+        let writer = try CatalogWriter(database: catalog.database)
+        defer { writer.close() }
+        let batches = stride(from: 0, to: plan.toRead.count, by: batchSize).map {
+            Array(plan.toRead[$0..<min(plan.toRead.count, $0 + batchSize)])
+        }
+        let pipeline = BatchPipeline(count: batches.count)
+        let rootPath = rootURL.path
+        if !batches.isEmpty {
+            DispatchQueue.global(qos: .userInitiated).async {
+                DispatchQueue.concurrentPerform(iterations: batches.count) { b in
+                    let results = batches[b].map { file -> Result<ScannedFile, ScanIssue> in
+                        do {
+                            let info = try MediaReader.read(path: rootPath + "/" + file.path)
+                            return .success(ScannedFile(file: file, info: info))
+                        } catch {
+                            return .failure(ScanIssue(path: file.path, reason: String(describing: error)))
+                        }
+                    }
+                    pipeline.put(b, results)
+                }
+            }
+        }
+        var changed = !plan.removed.isEmpty
+        var writeSeconds = 0.0
+        for b in 0..<batches.count {
+            let results = pipeline.take(b)
+            let t0 = Date()
+            var good: [ScannedFile] = []
+            for result in results {
+                switch result {
+                case .success(let file): good.append(file)
+                case .failure(let issue): state.errors.append(issue)
+                }
+            }
+            // A file that was in the catalog and now cannot be read leaves it.
+            let failedKnown = results.compactMap { r -> String? in
+                if case .failure(let issue) = r, previous[issue.path] != nil { return issue.path }
+                return nil
+            }
+            try writer.write(good, new: { previous[$0] == nil }, removing: failedKnown)
+            writeSeconds += Date().timeIntervalSince(t0)
+
+            changed = changed || !results.isEmpty
+            state.filesRead += results.count
+            state.songs += good.filter { previous[$0.file.path] == nil }.count - failedKnown.count
+            report(.reading)
+        }
+        report(.finishing)
+        let t1 = Date()
+        if changed {
+            try writer.remove(plan.removed)
+            try writer.finish(folderImages: walk.folderImages)
+        }
+        if ProcessInfo.processInfo.environment["QUINTET_SCAN_TIMING"] != nil {
+            FileHandle.standardError.write(Data("walk+plan \(walkSeconds) s, read+write \(t1.timeIntervalSince(started) - walkSeconds) s, writer busy \(writeSeconds) s, finish \(Date().timeIntervalSince(t1)) s\n".utf8))
+        }
+        try catalog.database.pool.write { db in
+            try db.execute(sql: "UPDATE library_root SET scanned_at = ? WHERE id = 1", arguments: [Date().timeIntervalSince1970])
+        }
+        let counts = try catalog.counts()
+        state.songs = counts.songs
+        state.errors.sort { $0.path < $1.path }
+        report(.done)
+        return ScanReport(files: walk.files.count, read: plan.toRead.count, unchanged: plan.unchanged,
+                          removed: plan.removed.count, songs: counts.songs, albums: counts.albums,
+                          artists: counts.artists, errors: state.errors, seconds: Date().timeIntervalSince(started))
+    }
+}
+
+/// One file's tags as the catalog stores them (pictures reduced to a flag), with every
+/// derived name and key computed on the reader's thread, so the single writer only looks
+/// ids up and runs SQL.
+struct ScannedFile: Sendable {
+    /// A name and its comparison key.
+    struct Name: Sendable {
+        var text: String
+        var key: String
+        init(_ text: String) {
+            self.text = text.trimmingWhitespace()
+            key = NameKey(self.text).value
+        }
+    }
+
+    var file: LibraryFile
+    var format: String
+    var tags: TagSet
+    var stream: StreamInfo
+    var hasPicture: Bool
+    var title: Name
+    var artistText: String
+    var credited: [Name]
+    var albumArtist: Name
+    var album: Name
+    var composers: [Name]
+    var genres: [Name]
+
+    init(file: LibraryFile, info: MediaInfo) {
+        self.file = file
+        format = info.format.rawValue
+        var tags = info.tags
+        hasPicture = !tags.pictures.isEmpty
+        tags.pictures = []
+        self.tags = tags
+        stream = info.stream
+        title = Name(CatalogWriter.title(tags.title, path: file.path))
+        artistText = tags.artists.isEmpty ? CatalogWriter.unknownArtist : tags.artists.joined(separator: "; ")
+        credited = ArtistCredit.names(artists: tags.artists, title: tags.title).map(Name.init)
+        let albumArtistName = tags.albumArtists.first(where: { !NameKey($0).isEmpty })
+            ?? (tags.compilation ? CatalogWriter.variousArtists : credited.first?.text ?? CatalogWriter.unknownArtist)
+        albumArtist = Name(albumArtistName)
+        album = Name(tags.album ?? "")
+        composers = tags.composers.map(Name.init).filter { !$0.key.isEmpty }
+        genres = tags.genres.map(Name.init).filter { !$0.key.isEmpty }
+    }
+}
+
+/// Batches filled by reader threads in any order, taken by the writer in order.
+private final class BatchPipeline: @unchecked Sendable {
+    private var slots: [[Result<ScannedFile, ScanIssue>]?]
+    private let condition = NSCondition()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func put(_ index: Int, _ results: [Result<ScannedFile, ScanIssue>]) {
+        condition.lock()
+        slots[index] = results
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func take(_ index: Int) -> [Result<ScannedFile, ScanIssue>] {
+        condition.lock()
+        defer { condition.unlock() }
+        while slots[index] == nil { condition.wait() }
+        let results = slots[index]!
+        slots[index] = nil
+        return results
+    }
+}

@@ -1,0 +1,131 @@
+import GRDB
+import QuintetStore
+
+/// The library catalog's tables, contributed to the one Quintet database under the
+/// system name "library".
+///
+/// - `library_root`: the folder the catalog describes (one row); serving another folder
+///   empties the catalog first, so songs of two libraries never mix.
+/// - `library_artist`, `library_genre`, `library_composer`: a name, its `NameKey` (unique)
+///   and, for artists, a sort name.
+/// - `library_album`: title, title key, album artist, year, disc count, compilation flag and
+///   where its cover comes from (a folder image or a song's embedded picture); unique by
+///   (album artist, title key).
+/// - `library_song`: path (relative to the root, unique), size and mtime (what rescans
+///   compare), every tag the catalog uses, stream facts, BPM and where it came from, play
+///   count; links to each credited artist, composer and genre through the join tables.
+/// - `library_star`: what each user starred (songs, albums, artists).
+/// - `library_playlist`, `library_playlist_entry`: a user's playlists, songs in order.
+public enum CatalogSchema {
+    public static let system = "library"
+
+    public static func registerMigrations(in registry: inout MigrationRegistry) {
+        registry.register(system: system, "v1-catalog") { db in
+            try db.create(table: "library_root") { t in
+                t.column("id", .integer).primaryKey().check { $0 == 1 }
+                t.column("path", .text).notNull()
+                t.column("scanned_at", .double)
+            }
+            try db.create(table: "library_artist") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("sort_name", .text).notNull()
+                t.column("key", .text).notNull().unique()
+            }
+            try db.create(table: "library_genre") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("key", .text).notNull().unique()
+            }
+            try db.create(table: "library_composer") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("name", .text).notNull()
+                t.column("key", .text).notNull().unique()
+            }
+            try db.create(table: "library_album") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("title", .text).notNull()
+                t.column("key", .text).notNull()
+                t.column("artist_id", .integer).notNull().references("library_artist")
+                t.column("year", .integer)
+                t.column("disc_count", .integer).notNull().defaults(to: 1)
+                t.column("compilation", .boolean).notNull().defaults(to: false)
+                t.column("cover_path", .text)          // a folder image, relative to the root
+                t.column("cover_song_id", .integer)    // else a song with an embedded picture
+                t.column("created_at", .double).notNull()
+                t.uniqueKey(["artist_id", "key"])
+            }
+            try db.create(table: "library_song") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("path", .text).notNull().unique()
+                t.column("size", .integer).notNull()
+                t.column("mtime", .double).notNull()
+                t.column("format", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("title_key", .text).notNull().indexed()
+                t.column("artist", .text).notNull()       // the credit as displayed
+                t.column("album_id", .integer).notNull().references("library_album").indexed()
+                t.column("track", .integer)
+                t.column("track_total", .integer)
+                t.column("disc", .integer)
+                t.column("disc_total", .integer)
+                t.column("year", .integer)
+                t.column("date", .text)
+                t.column("genre", .text)
+                t.column("composer", .text)
+                t.column("comment", .text)
+                t.column("compilation", .boolean).notNull()
+                t.column("has_picture", .boolean).notNull()
+                t.column("codec", .text).notNull()
+                t.column("duration", .double)
+                t.column("bitrate", .integer)
+                t.column("sample_rate", .integer)
+                t.column("channels", .integer)
+                t.column("bpm", .double)
+                t.column("bpm_source", .text)             // "tag" or "analysis"
+                t.column("bpm_failed_mtime", .double)     // analysis failed on this version
+                t.column("play_count", .integer).notNull().defaults(to: 0)
+                t.column("last_played", .double)
+                t.column("created_at", .double).notNull()
+            }
+            try db.create(table: "library_song_artist") { t in
+                t.column("song_id", .integer).notNull().references("library_song", onDelete: .cascade)
+                t.column("artist_id", .integer).notNull().references("library_artist").indexed()
+                t.column("position", .integer).notNull()
+                t.primaryKey(["song_id", "artist_id"])
+            }
+            try db.create(table: "library_song_composer") { t in
+                t.column("song_id", .integer).notNull().references("library_song", onDelete: .cascade)
+                t.column("composer_id", .integer).notNull().references("library_composer").indexed()
+                t.primaryKey(["song_id", "composer_id"])
+            }
+            try db.create(table: "library_song_genre") { t in
+                t.column("song_id", .integer).notNull().references("library_song", onDelete: .cascade)
+                t.column("genre_id", .integer).notNull().references("library_genre").indexed()
+                t.primaryKey(["song_id", "genre_id"])
+            }
+            try db.create(table: "library_star") { t in
+                t.column("user_id", .integer).notNull().references("users", onDelete: .cascade)
+                t.column("kind", .text).notNull().check { ["song", "album", "artist"].contains($0) }
+                t.column("item_id", .integer).notNull()
+                t.column("starred_at", .double).notNull()
+                t.primaryKey(["user_id", "kind", "item_id"])
+            }
+            try db.create(table: "library_playlist") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("owner_id", .integer).notNull().references("users", onDelete: .cascade)
+                t.column("name", .text).notNull()
+                t.column("comment", .text)
+                t.column("public", .boolean).notNull().defaults(to: false)
+                t.column("created_at", .double).notNull()
+                t.column("changed_at", .double).notNull()
+            }
+            try db.create(table: "library_playlist_entry") { t in
+                t.column("playlist_id", .integer).notNull().references("library_playlist", onDelete: .cascade)
+                t.column("position", .integer).notNull()
+                t.column("song_id", .integer).notNull().references("library_song", onDelete: .cascade)
+                t.primaryKey(["playlist_id", "position"])
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import QuintetStore
+
+/// Signing in and out of the web pages:
+/// - `POST /api/session` `{"name", "password"}` → `{"user": {"id", "name", "role"}}` and the
+///   `quintet_session` cookie (HttpOnly, SameSite=Strict); 401 `invalid_credentials`;
+/// - `GET /api/session` → the signed-in user, or 401;
+/// - `DELETE /api/session` → 204, the session ends and the cookie is cleared.
+enum SessionRoutes {
+    struct SignIn: Decodable { let name: String; let password: String }
+    struct UserView: Encodable { let id: Int64; let name: String; let role: String }
+    struct SessionView: Encodable { let user: UserView }
+
+    static func view(_ user: User) -> SessionView {
+        SessionView(user: UserView(id: user.id ?? 0, name: user.name, role: user.role.rawValue))
+    }
+
+    static func add(to router: Router<BasicRequestContext>, auth: Authenticator) {
+        router.post("api/session") { request, context -> Response in
+            let body = try await request.decode(as: SignIn.self, context: context)
+            guard body.name.utf8.count <= 256, body.password.utf8.count <= 1024,
+                  let user = try await auth.user(name: body.name, password: body.password) else {
+                throw APIError(.unauthorized, code: "invalid_credentials", message: "wrong name or password")
+            }
+            let token = try auth.sessions.create(userID: user.id ?? 0)
+            var response = try SystemRoutes.jsonResponse(view(user), status: .ok)
+            response.setCookie(Cookie(name: Authenticator.cookieName, value: token, maxAge: 30 * 86_400, path: "/",
+                                      secure: false, httpOnly: true, sameSite: .strict))
+            return response
+        }
+        router.get("api/session") { request, _ -> Response in
+            guard let user = try await auth.user(of: request) else {
+                throw APIError(.unauthorized, code: "unauthorized", message: "not signed in")
+            }
+            return try SystemRoutes.jsonResponse(view(user), status: .ok)
+        }
+        router.delete("api/session") { request, _ -> Response in
+            if let token = request.cookies[Authenticator.cookieName]?.value { try auth.sessions.delete(token: token) }
+            var response = Response(status: .noContent)
+            response.setCookie(Cookie(name: Authenticator.cookieName, value: "", maxAge: 0, path: "/",
+                                      secure: false, httpOnly: true, sameSite: .strict))
+            return response
+        }
+    }
+}

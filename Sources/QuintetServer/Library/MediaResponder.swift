@@ -1,0 +1,310 @@
+import AudioCore
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LibraryCore
+import MediaTags
+
+/// Audio and images out of the library: files with HTTP ranges, transcodes through ffmpeg
+/// while they stream, and cover images with thumbnails made by ffmpeg and cached. Shared by
+/// `/api/library/*` and the Subsonic API.
+public struct MediaResponder: Sendable {
+    /// Formats a stream can be transcoded to: the ffmpeg arguments and the content type.
+    public enum TranscodeFormat: String, Sendable, CaseIterable {
+        case mp3, opus
+
+        var contentType: String { self == .mp3 ? "audio/mpeg" : "audio/ogg; codecs=opus" }
+        var defaultBitrate: Int { self == .mp3 ? 192 : 128 }
+        func arguments(bitrate: Int) -> [String] {
+            switch self {
+            case .mp3: ["-c:a", "libmp3lame", "-b:a", "\(bitrate)k", "-f", "mp3"]
+            case .opus: ["-c:a", "libopus", "-b:a", "\(bitrate)k", "-f", "ogg"]
+            }
+        }
+    }
+
+    /// Bitrates a transcode accepts, kbit/s.
+    public static let bitrates = 32...320
+    /// Edge lengths a thumbnail accepts, pixels.
+    public static let thumbnailSizes = 16...1024
+    /// Largest picture served (a folder image can be anything).
+    static let maxImageBytes = 32 << 20
+
+    let coverCache: URL
+    let limiter: WorkLimiter
+    private let ffmpegPath: String?
+
+    init(dataDirectory: URL, limiter: WorkLimiter) {
+        coverCache = dataDirectory.appendingPathComponent("cache/covers")
+        self.limiter = limiter
+        ffmpegPath = try? FFmpegDecoder().ffmpegPath
+    }
+
+    // MARK: files
+
+    /// A file with `Range` (one range; several are answered with the whole file, as RFC 9110
+    /// allows), `If-Range`, `ETag`, `Last-Modified`, `HEAD`.
+    func file(_ url: URL, contentType: String, request: Request, context: some RequestContext,
+              download name: String? = nil) async throws -> Response {
+        guard let info = FileFacts(path: url.path) else {
+            throw APIError(.notFound, code: "file_missing", message: "the song's file is no longer in the library folder; rescan")
+        }
+        let size = info.size
+        let modified = Date(timeIntervalSince1970: Double(info.modified))
+        let etag = "\"\(String(size, radix: 16))-\(String(info.modified, radix: 16))\""
+        var headers: HTTPFields = [
+            .contentType: contentType, .acceptRanges: "bytes", .eTag: etag,
+            .lastModified: Self.httpDate(modified), .cacheControl: "private, max-age=3600",
+        ]
+        if let name {
+            headers[.contentDisposition] = "attachment; filename*=UTF-8''\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "download")"
+        }
+        var range: ClosedRange<Int>?
+        if let header = request.headers[.range], size > 0 {
+            let ifRange = request.headers[.ifRange]
+            let validatorMatches = ifRange == nil || ifRange == etag || ifRange == Self.httpDate(modified)
+            if validatorMatches {
+                switch Self.parseRange(header, size: size) {
+                case .whole: break
+                case .range(let r): range = r
+                case .unsatisfiable:
+                    var error = APIError(.rangeNotSatisfiable, code: "range_not_satisfiable",
+                                         message: "the file has \(size) bytes; the range \(header) lies outside")
+                    error.headers = [.contentRange: "bytes */\(size)"]
+                    throw error
+                }
+            }
+        }
+        let status: HTTPResponse.Status = range == nil ? .ok : .partialContent
+        let span = range ?? 0...max(0, size - 1)
+        let length = size == 0 ? 0 : span.count
+        headers[.contentLength] = String(length)
+        if let range { headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)" }
+        if request.method == .head || length == 0 {
+            return Response(status: status, headers: headers, body: ResponseBody())
+        }
+        let body = try await FileIO().loadFile(path: url.path, range: span, context: context)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    enum RangeRequest: Equatable { case whole, range(ClosedRange<Int>), unsatisfiable }
+
+    /// Parses `bytes=a-b`, `bytes=a-`, `bytes=-n` for a file of `size` bytes.
+    static func parseRange(_ header: String, size: Int) -> RangeRequest {
+        let text = header.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes="), !text.contains(",") else { return .whole }
+        let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return .whole }
+        let first = parts[0].trimmingCharacters(in: .whitespaces), last = parts[1].trimmingCharacters(in: .whitespaces)
+        if first.isEmpty {
+            guard let suffix = Int(last), suffix > 0 else { return last.isEmpty ? .whole : .unsatisfiable }
+            return .range(max(0, size - suffix)...(size - 1))
+        }
+        guard let start = Int(first), start >= 0 else { return .whole }
+        guard start < size else { return .unsatisfiable }
+        if last.isEmpty { return .range(start...(size - 1)) }
+        guard let end = Int(last), end >= start else { return .whole }
+        return .range(start...min(end, size - 1))
+    }
+
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    // MARK: transcoding
+
+    /// The file transcoded by ffmpeg as it streams (no ranges: `Accept-Ranges: none`). The
+    /// first chunk is read before answering, so a file ffmpeg cannot decode gets a 422 with
+    /// ffmpeg's reason instead of an empty 200. A client that goes away stops ffmpeg.
+    func transcode(_ url: URL, format: TranscodeFormat, bitrate: Int?, request: Request) async throws -> Response {
+        guard let ffmpegPath else {
+            throw APIError(.serviceUnavailable, code: "ffmpeg_missing", message: "transcoding needs ffmpeg on the server's PATH")
+        }
+        let kbps = bitrate ?? format.defaultBitrate
+        guard Self.bitrates.contains(kbps) else {
+            throw APIError(.badRequest, code: "invalid_input", message: "bitrate must be between 32 and 320 kbit/s, not \(kbps)")
+        }
+        let headers: HTTPFields = [.contentType: format.contentType, .acceptRanges: "none", .cacheControl: "no-store"]
+        if request.method == .head { return Response(status: .ok, headers: headers, body: ResponseBody()) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpegPath)
+        process.arguments = ["-nostdin", "-v", "error", "-i", url.path, "-map", "0:a:0", "-vn", "-sn", "-dn",
+                             "-map_metadata", "-1"] + format.arguments(bitrate: kbps) + ["pipe:1"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let running = RunningProcess(process: process, output: out.fileHandleForReading, errors: err.fileHandleForReading)
+        let first = await running.read()
+        guard !first.isEmpty else {
+            let reason = await running.finish()
+            throw APIError(.unprocessableContent, code: "transcode_failed", message: "ffmpeg could not transcode the file: \(reason)")
+        }
+        let body = ResponseBody { writer in
+            do {
+                try await writer.write(ByteBuffer(data: first))
+                while true {
+                    let chunk = await running.read()
+                    if chunk.isEmpty { break }
+                    try await writer.write(ByteBuffer(data: chunk))
+                }
+                _ = await running.finish()
+                try await writer.finish(nil)
+            } catch {
+                running.stop()
+                throw error
+            }
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    // MARK: covers
+
+    /// A cover image: the original bytes, or with `size` a JPEG thumbnail at most size × size
+    /// made by ffmpeg and cached under `DATA/cache/covers` (keyed by the source and its mtime).
+    func cover(_ source: CoverSource, catalog: Catalog, size: Int?) async throws -> Response {
+        let (bytes, mime, stamp) = try await limiter.run { try Self.original(source, catalog: catalog) }
+        guard let size else {
+            return Response(status: .ok, headers: [.contentType: mime, .cacheControl: "private, max-age=86400"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        guard Self.thumbnailSizes.contains(size) else {
+            throw APIError(.badRequest, code: "invalid_input", message: "size must be between 16 and 1024 pixels, not \(size)")
+        }
+        let key = SHA256.hash(data: Data("\(stamp)|\(size)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let target = coverCache.appendingPathComponent("\(key).jpg")
+        if !FileManager.default.fileExists(atPath: target.path) {
+            guard let ffmpegPath else {
+                throw APIError(.serviceUnavailable, code: "ffmpeg_missing", message: "thumbnails need ffmpeg on the server's PATH")
+            }
+            let cache = coverCache
+            try await limiter.run {
+                try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+                let input = cache.appendingPathComponent("\(key).src-\(UUID().uuidString)")
+                let partial = cache.appendingPathComponent("\(key).part-\(UUID().uuidString).jpg")
+                defer { try? FileManager.default.removeItem(at: input); try? FileManager.default.removeItem(at: partial) }
+                try Data(bytes).write(to: input)
+                do {
+                    try FFmpegDecoder(ffmpegPath: ffmpegPath).run([
+                        "-nostdin", "-y", "-i", input.path, "-frames:v", "1",
+                        "-vf", "scale=w='min(\(size),iw)':h='min(\(size),ih)':force_original_aspect_ratio=decrease",
+                        "-q:v", "3", partial.path,
+                    ])
+                } catch {
+                    throw APIError(.unprocessableContent, code: "unreadable_image", message: "the cover image cannot be decoded: \(error)")
+                }
+                _ = try? FileManager.default.replaceItemAt(target, withItemAt: partial)
+                if !FileManager.default.fileExists(atPath: target.path) { try FileManager.default.moveItem(at: partial, to: target) }
+            }
+        }
+        guard let data = FileManager.default.contents(atPath: target.path) else {
+            throw APIError(.internalServerError, code: "internal_error", message: "the thumbnail could not be read back")
+        }
+        return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=86400"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The original image bytes, their type, and a stamp that changes when the source does.
+    static func original(_ source: CoverSource, catalog: Catalog) throws -> ([UInt8], String, String) {
+        switch source {
+        case .file(let path):
+            let url = try catalog.fileURL(relative: path)
+            guard let info = FileFacts(path: url.path), info.size <= maxImageBytes,
+                  let data = FileManager.default.contents(atPath: url.path) else {
+                throw APIError(.notFound, code: "no_cover", message: "the cover image \(path) is missing or too large")
+            }
+            let bytes = [UInt8](data)
+            return (bytes, TagValues.imageMimeType(bytes), "\(url.path)|\(info.modified)|\(info.size)")
+        case .embedded(let path):
+            let url = try catalog.fileURL(relative: path)
+            guard let info = FileFacts(path: url.path), let picture = try? MediaReader.read(path: url.path).tags.cover else {
+                throw APIError(.notFound, code: "no_cover", message: "the embedded picture of \(path) cannot be read")
+            }
+            let bytes = [UInt8](picture.data)
+            return (bytes, TagValues.imageMimeType(bytes), "\(url.path)|\(info.modified)|\(info.size)")
+        }
+    }
+}
+
+/// An ffmpeg process whose output is read chunk by chunk on GCD threads (never on the
+/// server's cooperative threads), with its standard error collected for error messages.
+final class RunningProcess: @unchecked Sendable {
+    private let process: Process
+    private let output: FileHandle
+    private let errors: FileHandle
+    private let errorText = ErrorText()
+    private let drained = DispatchGroup()
+
+    init(process: Process, output: FileHandle, errors: FileHandle) {
+        self.process = process
+        self.output = output
+        self.errors = errors
+        drained.enter()
+        DispatchQueue.global().async { [errorText, drained] in
+            errorText.set(errors.readDataToEndOfFile())
+            drained.leave()
+        }
+    }
+
+    /// The next chunk of output; empty at the end.
+    func read() async -> Data {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [output] in
+                continuation.resume(returning: (try? output.read(upToCount: 65_536)) ?? Data())
+            }
+        }
+    }
+
+    /// Waits for the process to end; returns the last line of its error output.
+    func finish() async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [process, drained, errorText] in
+                process.waitUntilExit()
+                drained.wait()
+                continuation.resume(returning: errorText.summary(status: process.terminationStatus))
+            }
+        }
+    }
+
+    /// Stops the process (the client went away).
+    func stop() {
+        if process.isRunning { process.terminate() }
+        DispatchQueue.global().async { [process] in process.waitUntilExit() }
+    }
+}
+
+private final class ErrorText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
+    func summary(status: Int32) -> String {
+        lock.lock(); defer { lock.unlock() }
+        let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+        return lines.last.map(String.init) ?? "exit status \(status)"
+    }
+}
+
+/// Size and modification time of a regular file (POSIX `stat`), nil for anything else.
+struct FileFacts {
+    let size: Int
+    /// Seconds since 1970.
+    let modified: Int
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        size = Int(info.st_size)
+        #if canImport(Darwin)
+        modified = Int(info.st_mtimespec.tv_sec)
+        #else
+        modified = Int(info.st_mtim.tv_sec)
+        #endif
+    }
+}
