@@ -27,6 +27,7 @@ ARTIFACTS = REPO / "e2e" / "artifacts"
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 START_TIMEOUT = 30  # seconds until /healthz must answer 200
+ADMIN_PASSWORD = os.environ.get("QUINTET_ADMIN_PASSWORD", "e2e-admin-password")  # the first start creates `admin`
 STOP_TIMEOUT = 15  # seconds between SIGTERM and exit
 
 
@@ -44,6 +45,25 @@ class Server:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+    @property
+    def admin(self) -> tuple[str, str]:
+        """Basic-auth credentials of the `admin` user the first start created."""
+        return ("admin", ADMIN_PASSWORD)
+
+    def wait_for_library(self, timeout: float = 180) -> dict:
+        """Waits until the library's first scan has finished (the demo library is written by
+        ffmpeg first); returns GET /api/library/scan."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = requests.get(self.url("/api/library/scan"), auth=self.admin, timeout=5).json()
+            if status.get("state") == "idle" and status.get("last_scan"):
+                return status
+            if status.get("failure"):
+                pytest.fail(f"the library scan failed: {status['failure']}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"the library was not scanned within {timeout} s: {status}")
+            time.sleep(0.25)
 
 
 def free_port() -> int:
@@ -82,8 +102,9 @@ def server(tmp_path_factory: pytest.TempPathFactory):
         "--data", str(data_dir), "--web", str(REPO / "Web"),
         "--log-level", "info",
     ]
+    env = dict(os.environ, QUINTET_ADMIN_PASSWORD=ADMIN_PASSWORD)
     with open(log_path, "wb") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
     running = Server(f"http://127.0.0.1:{port}", data_dir, log_path, process)
 
     deadline = time.monotonic() + START_TIMEOUT
