@@ -105,7 +105,7 @@ let package = Package(
 
         // MARK: tests (Swift Testing; fixtures generated in code)
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "LibraryCoreTests", dependencies: ["LibraryCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "LibraryCoreTests", dependencies: ["LibraryCore", "QuintetStore", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "QuintetStoreTests", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),

@@ -97,6 +97,12 @@ public struct CatalogGenre: Sendable, Equatable, Codable {
     public var name: String
     public var songCount: Int
     public var albumCount: Int
+
+    public init(name: String, songCount: Int, albumCount: Int) {
+        self.name = name
+        self.songCount = songCount
+        self.albumCount = albumCount
+    }
 }
 
 /// A user's playlist.
@@ -119,6 +125,13 @@ public struct CatalogCounts: Sendable, Equatable, Codable {
     public var albums: Int
     public var artists: Int
     public var genres: Int
+
+    public init(songs: Int, albums: Int, artists: Int, genres: Int) {
+        self.songs = songs
+        self.albums = albums
+        self.artists = artists
+        self.genres = genres
+    }
 }
 
 /// Where an album's or a song's cover comes from.

@@ -175,7 +175,9 @@ struct ScannedFile: Sendable {
         var text: String
         var key: String
         init(_ text: String) {
-            self.text = text.trimmingWhitespace()
+            let trimmed = text.trimmingWhitespace()
+            // Stored in NFC (what most files write), so one name never shows two ways.
+            self.text = trimmed.utf8.allSatisfy { $0 < 0x80 } ? trimmed : trimmed.precomposedStringWithCanonicalMapping
             key = NameKey(self.text).value
         }
     }
