@@ -112,7 +112,8 @@ let package = Package(
         .testTarget(
             name: "QuintetServerTests",
             dependencies: [
-                "QuintetServer", "QuintetStore",
+                "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
