@@ -60,15 +60,38 @@ public final class FileByteSource: ByteSource {
 
     deinit { close(descriptor) }
 
+    /// The last window read from the file: readers ask for many small pieces close together
+    /// (a header, then a frame, then the next), so each miss reads at least `windowSize`
+    /// bytes and later requests inside it cost no system call.
+    private var window: [UInt8] = []
+    private var windowStart = 0
+    public static let windowSize = 32 * 1024
+
     public func read(_ range: Range<Int>) throws -> [UInt8] {
         let lo = max(0, min(range.lowerBound, count)), hi = max(lo, min(range.upperBound, count))
         guard hi > lo else { return [] }
-        let wanted = hi - lo
+        if lo >= windowStart, hi <= windowStart + window.count {
+            return Array(window[(lo - windowStart)..<(hi - windowStart)])
+        }
+        if hi - lo >= Self.windowSize { return try pread(lo, hi - lo) } // large pieces (pictures) are not kept
+        // Near the end of the file, the window ends at the end (tail tags, the last Ogg page).
+        let start = min(lo, max(0, count - Self.windowSize))
+        window = try pread(start, min(Self.windowSize, count - start))
+        windowStart = start
+        let end = min(hi, windowStart + window.count)
+        return Array(window[(lo - windowStart)..<(end - windowStart)])
+    }
+
+    private func pread(_ offset: Int, _ wanted: Int) throws -> [UInt8] {
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, initialized in
             var done = 0
             while done < wanted {
-                let n = pread(descriptor, buffer.baseAddress! + done, wanted - done, off_t(lo + done))
+                #if canImport(Glibc)
+                let n = Glibc.pread(descriptor, buffer.baseAddress! + done, wanted - done, off_t(offset + done))
+                #else
+                let n = Darwin.pread(descriptor, buffer.baseAddress! + done, wanted - done, off_t(offset + done))
+                #endif
                 if n < 0 {
                     if errno == EINTR { continue }
                     failure = errno

@@ -197,3 +197,24 @@ enum ID3FFmpegTool {
         guard process.terminationStatus == 0 else { throw Failure(status: process.terminationStatus) }
     }
 }
+
+@Suite("FileByteSource")
+struct FileByteSourceTests {
+    @Test("windowed reads return exactly the file's bytes anywhere, near the end, large and past it")
+    func windows() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("quintet-bytes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        try Data(bytes).write(to: url)
+        let source = try FileByteSource(path: url.path)
+        #expect(source.count == bytes.count)
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let lo = Int.random(in: 0...110_000, using: &rng), length = Int.random(in: 0...40_000, using: &rng)
+            let expected = lo >= bytes.count ? [] : Array(bytes[lo..<min(bytes.count, lo + length)])
+            #expect(try source.read(lo..<(lo + length)) == expected)
+        }
+        #expect(try source.read(at: 99_990, length: 100) == Array(bytes[99_990...]))
+        #expect(throws: MediaTagsError.self) { try FileByteSource(path: FileManager.default.temporaryDirectory.path) }
+    }
+}

@@ -27,13 +27,13 @@ struct MigrationTests {
     func migrationsTwice() throws {
         let folder = TemporaryDataFolder()
         let first = try QuintetDatabase.open(in: folder.url, migrations: Self.registry())
-        #expect(try first.appliedMigrations() == ["example.v1-notes", "store.v1-users"])
+        #expect(try first.appliedMigrations() == ["example.v1-notes", "store.v1-users", "store.v2-sessions-and-sealed-passwords"])
         try first.pool.write { db in try db.execute(sql: "INSERT INTO example_note (text) VALUES ('kept')") }
         try UserStore(database: first, cost: 4).create(name: "ada", password: "lovelace1815")
         try first.close()
 
         let second = try QuintetDatabase.open(in: folder.url, migrations: Self.registry())
-        #expect(try second.appliedMigrations() == ["example.v1-notes", "store.v1-users"])
+        #expect(try second.appliedMigrations() == ["example.v1-notes", "store.v1-users", "store.v2-sessions-and-sealed-passwords"])
         #expect(try second.pool.read { db in try String.fetchAll(db, sql: "SELECT text FROM example_note") } == ["kept"])
         #expect(try UserStore(database: second, cost: 4).list().map(\.name) == ["ada"])
 
@@ -44,14 +44,14 @@ struct MigrationTests {
         }
         try second.close()
         let third = try QuintetDatabase.open(in: folder.url, migrations: grown)
-        #expect(try third.appliedMigrations().count == 3)
+        #expect(try third.appliedMigrations().count == 4)
         #expect(try third.pool.read { db in try Int.fetchOne(db, sql: "SELECT stars FROM example_note") } == 0)
     }
 
     @Test("the registry namespaces identifiers by system and keeps order")
     func registryOrder() {
         let registry = Self.registry()
-        #expect(registry.migrations.map(\.identifier) == ["store.v1-users", "example.v1-notes"])
+        #expect(registry.migrations.map(\.identifier) == ["store.v1-users", "store.v2-sessions-and-sealed-passwords", "example.v1-notes"])
         #expect(registry.systems == ["store", "example"])
     }
 
@@ -116,5 +116,47 @@ struct UserTests {
         #expect(try users.list().isEmpty)
         try users.create(name: "Zoë 🎧 '; DROP TABLE users; --", password: "unicode ok")
         #expect(try users.list().map(\.name) == ["Zoë 🎧 '; DROP TABLE users; --"])
+    }
+}
+
+@Suite("Sessions and sealed passwords")
+struct SessionTests {
+    @Test("a session token finds its user until it is deleted; only its hash is stored")
+    func sessions() throws {
+        let folder = TemporaryDataFolder()
+        let database = try QuintetDatabase.open(in: folder.url, migrations: MigrationTests.registry())
+        let users = UserStore(database: database, cost: 4)
+        let ada = try users.create(name: "ada", password: "lovelace1815")
+        let sessions = SessionStore(database: database)
+        let token = try sessions.create(userID: ada.id!)
+        #expect(token.count == 43)
+        #expect(try sessions.user(token: token)?.name == "ada")
+        #expect(try sessions.user(token: token + "x") == nil)
+        let stored = try database.pool.read { db in try String.fetchAll(db, sql: "SELECT token_hash FROM sessions") }
+        #expect(stored.count == 1 && stored[0] != token && stored[0].count == 64)
+        try sessions.delete(token: token)
+        #expect(try sessions.user(token: token) == nil)
+        let expired = SessionStore(database: database, lifetime: -1)
+        #expect(try expired.user(token: try expired.create(userID: ada.id!)) == nil)
+    }
+
+    @Test("the password comes back only under the data folder's key, and follows password changes")
+    func sealed() throws {
+        let folder = TemporaryDataFolder()
+        let database = try QuintetDatabase.open(in: folder.url, migrations: MigrationTests.registry())
+        let users = UserStore(database: database, cost: 4)
+        try users.create(name: "ada", password: "lovelace1815")
+        #expect(try users.userWithPassword(name: "ada")?.1 == "lovelace1815")
+        try users.setPassword(name: "ada", password: "analytical-engine")
+        #expect(try users.userWithPassword(name: "ada")?.1 == "analytical-engine")
+        #expect(try users.userWithPassword(name: "nobody") == nil)
+        let raw = try database.pool.read { db in try Data.fetchOne(db, sql: "SELECT password_sealed FROM users") }
+        #expect(raw.map { String(decoding: $0, as: UTF8.self).contains("analytical") } == false)
+        let key = folder.url.appendingPathComponent(PasswordSeal.keyFileName)
+        let mode = try FileManager.default.attributesOfItem(atPath: key.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // Another key (a copied database without its key file) cannot open it.
+        try Data(repeating: 7, count: 32).write(to: key)
+        #expect(try UserStore(database: database, cost: 4).userWithPassword(name: "ada") == nil)
     }
 }
