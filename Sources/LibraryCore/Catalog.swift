@@ -351,15 +351,18 @@ public final class Catalog: Sendable {
         return RelatedSongs(songs).allLinks()
     }
 
+    /// The songs of one title key, or (key nil) of every title key that more than one song
+    /// shares — a title alone can have no links.
     private static func relatedGroup(key: String?, _ db: Database) throws -> [RelatedSongs.Song] {
-        let filter = key == nil ? "" : "WHERE s.title_key = ?"
+        let shared = "SELECT title_key FROM library_song GROUP BY title_key HAVING COUNT(*) > 1"
+        let filter = key == nil ? "WHERE s.title_key IN (\(shared))" : "WHERE s.title_key = ?"
         let args: StatementArguments = key.map { [$0] } ?? []
         var songs: [Int64: RelatedSongs.Song] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT s.id, s.title, s.album_id, s.duration FROM library_song s \(filter)", arguments: args) {
             let id: Int64 = row[0]
             songs[id] = RelatedSongs.Song(id: id, title: row[1], artists: [], composers: [], albumID: row[2], duration: row[3] ?? 0)
         }
-        let join = key == nil ? "" : "JOIN library_song s ON s.id = x.song_id WHERE s.title_key = ?"
+        let join = "JOIN library_song s ON s.id = x.song_id \(filter)"
         for row in try Row.fetchAll(db, sql: "SELECT x.song_id, a.key FROM library_song_artist x JOIN library_artist a ON a.id = x.artist_id \(join)", arguments: args) {
             songs[row[0]]?.artists.append(row[1])
         }
@@ -436,5 +439,50 @@ public final class Catalog: Sendable {
         (try artists(where: "st.starred_at IS NOT NULL", userID: userID),
          try albums(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", userID: userID),
          try songs(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", userID: userID))
+    }
+}
+
+extension Catalog {
+    /// Fills an empty catalog with synthetic songs (for `quintet bench related --catalog`):
+    /// artists, composers and albums by the given names, through the same tables a scan
+    /// writes. Paths are `synthetic/<id>`.
+    public func fillForBenchmark(_ songs: [RelatedSongs.Song]) throws {
+        try database.pool.write { db in
+            var artists: [String: Int64] = [:], composers: [String: Int64] = [:], albums: [Int64: Int64] = [:]
+            func id(_ name: String, _ table: String, _ cache: inout [String: Int64]) throws -> Int64 {
+                if let id = cache[name] { return id }
+                let key = NameKey(name).value
+                if table == "library_artist" {
+                    try db.execute(sql: "INSERT INTO library_artist (name, sort_name, key) VALUES (?, ?, ?)", arguments: [name, name, key])
+                } else {
+                    try db.execute(sql: "INSERT INTO \(table) (name, key) VALUES (?, ?)", arguments: [name, key])
+                }
+                cache[name] = db.lastInsertedRowID
+                return db.lastInsertedRowID
+            }
+            let owner = try id("Benchmark Label", "library_artist", &artists)
+            for song in songs {
+                let albumKey = song.albumID ?? 0
+                if albums[albumKey] == nil {
+                    try db.execute(sql: "INSERT INTO library_album (title, key, artist_id, created_at) VALUES (?, ?, ?, 0)",
+                                   arguments: ["Album \(albumKey)", "album \(albumKey)", owner])
+                    albums[albumKey] = db.lastInsertedRowID
+                }
+                try db.execute(sql: """
+                    INSERT INTO library_song (id, path, size, mtime, format, title, title_key, artist, album_id,
+                        compilation, has_picture, codec, duration, created_at)
+                    VALUES (?, ?, 1, 0, 'mp3', ?, ?, ?, ?, 0, 0, 'mp3', ?, 0)
+                    """, arguments: [song.id + 1, "synthetic/\(song.id)", song.title, NameKey(song.title).value,
+                                     song.artists.joined(separator: "; "), albums[albumKey], song.duration])
+                for (position, artist) in song.artists.enumerated() {
+                    try db.execute(sql: "INSERT INTO library_song_artist (song_id, artist_id, position) VALUES (?, ?, ?)",
+                                   arguments: [song.id + 1, try id(artist, "library_artist", &artists), position])
+                }
+                for composer in song.composers {
+                    try db.execute(sql: "INSERT INTO library_song_composer (song_id, composer_id) VALUES (?, ?)",
+                                   arguments: [song.id + 1, try id(composer, "library_composer", &composers)])
+                }
+            }
+        }
     }
 }

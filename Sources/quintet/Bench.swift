@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioCore
 import Foundation
 import LibraryCore
+import QuintetServer
 
 /// `quintet bench`: micro-benchmarks of hot paths, for docs/ figures.
 struct Bench: ParsableCommand {
@@ -68,6 +69,8 @@ extension Bench {
         @Option(help: "Songs in the catalog.") var songs = 100_000
         @Option(help: "Timed runs (the best and the median are printed).") var runs = 5
         @Flag(help: "Print as JSON.") var json = false
+        @Flag(help: "Store the songs in a real catalog (a temporary SQLite database) and time reading it back and linking, as the server does.")
+        var catalog = false
 
         func validate() throws {
             guard (1...5_000_000).contains(songs) else { throw ValidationError("--songs must be between 1 and 5000000") }
@@ -89,7 +92,22 @@ extension Bench {
                                          duration: 120 + rng.nextUnit() * 240)
             }
             var linked = 0
-            let (best, median) = timeRuns(runs) { linked = RelatedSongs(catalog).allLinks().count }
+            let (best, median): (Double, Double)
+            if self.catalog {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quintet-bench-related-\(UUID().uuidString)")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let database = try QuintetApplication.openDatabase(in: folder)
+                defer { try? database.close() }
+                let stored = Catalog(database: database)
+                try stored.fillForBenchmark(catalog)
+                var failure: (any Error)?
+                (best, median) = timeRuns(runs) {
+                    do { linked = try stored.allRelated().count } catch { failure = error }
+                }
+                if let failure { throw failure }
+            } else {
+                (best, median) = timeRuns(runs) { linked = RelatedSongs(catalog).allLinks().count }
+            }
             let result = RelatedBenchResult(songs: songs, runs: runs, bestSeconds: best,
                                             medianSeconds: median, songsWithLinks: linked)
             if json { try printJSON(result) } else {
