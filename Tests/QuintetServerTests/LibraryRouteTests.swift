@@ -107,6 +107,9 @@ struct LibraryRouteTests {
             try await client.execute(uri: "/api/library/stats", method: .get, headers: [.cookie: cookie]) { response in
                 #expect(response.status == .unauthorized)
             }
+            try await client.execute(uri: "/api/session", method: .get, headers: [.cookie: cookie]) { response in
+                #expect(response.status == .ok && String(buffer: response.body) == #"{"user":null}"#)
+            }
         }
     }
 

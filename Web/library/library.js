@@ -117,30 +117,13 @@ function coverImage(url, size, alt, className = "cover") {
 
 // --- Sign-in ------------------------------------------------------------------------------
 
-// A page that asks GET /api/session while signed out gets a 401, which the browser logs as a
-// console error; so the page remembers (in localStorage) whether it signed in, and when it
-// knows it did not, it shows the sign-in form without asking.
-const SIGNED_IN_KEY = "quintet.signedIn";
-
-function rememberSignedIn(yes) {
-  try {
-    if (yes) localStorage.setItem(SIGNED_IN_KEY, "1");
-    else localStorage.removeItem(SIGNED_IN_KEY);
-  } catch (_) { /* storage disabled: the page always asks */ }
-}
-
-function knownSignedOut() {
-  try { return localStorage.getItem(SIGNED_IN_KEY) !== "1"; } catch (_) { return false; }
-}
-
+// GET /api/session answers {"user": null} when nobody is signed in (not a 401, which the
+// browser would log as a console error), so the page always asks.
 async function boot() {
-  if (knownSignedOut()) {
-    showSignIn();
-    return;
-  }
   try {
     const session = await call("/api/session");
-    signedIn(session.user);
+    if (session.user) signedIn(session.user);
+    else showSignIn();
   } catch (err) {
     if (err instanceof APIError && err.status === 401) showSignIn();
     else showError(err);
@@ -149,7 +132,6 @@ async function boot() {
 
 function showSignIn() {
   state.user = null;
-  rememberSignedIn(false);
   stopPolling();
   stopPlayer();
   app.hidden = true;
@@ -161,7 +143,6 @@ function showSignIn() {
 
 function signedIn(user) {
   state.user = user;
-  rememberSignedIn(true);
   signin.section.hidden = true;
   app.hidden = false;
   $("#account-name").textContent = user.name;

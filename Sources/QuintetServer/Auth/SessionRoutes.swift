@@ -5,12 +5,20 @@ import QuintetStore
 /// Signing in and out of the web pages:
 /// - `POST /api/session` `{"name", "password"}` → `{"user": {"id", "name", "role"}}` and the
 ///   `quintet_session` cookie (HttpOnly, SameSite=Strict); 401 `invalid_credentials`;
-/// - `GET /api/session` → the signed-in user, or 401;
+/// - `GET /api/session` → `{"user": {…}}`, or `{"user": null}` when nobody is signed in (a
+///   200: pages ask on every load, and a 401 would be logged as a browser console error);
 /// - `DELETE /api/session` → 204, the session ends and the cookie is cleared.
 enum SessionRoutes {
     struct SignIn: Decodable { let name: String; let password: String }
     struct UserView: Encodable { let id: Int64; let name: String; let role: String }
-    struct SessionView: Encodable { let user: UserView }
+    struct SessionView: Encodable { let user: UserView? }
+    struct NoSession: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encodeNil(forKey: .user)
+        }
+        enum Key: String, CodingKey { case user }
+    }
 
     static func view(_ user: User) -> SessionView {
         SessionView(user: UserView(id: user.id ?? 0, name: user.name, role: user.role.rawValue))
@@ -31,7 +39,7 @@ enum SessionRoutes {
         }
         router.get("api/session") { request, _ -> Response in
             guard let user = try await auth.user(of: request) else {
-                throw APIError(.unauthorized, code: "unauthorized", message: "not signed in")
+                return try SystemRoutes.jsonResponse(NoSession(), status: .ok)
             }
             return try SystemRoutes.jsonResponse(view(user), status: .ok)
         }
