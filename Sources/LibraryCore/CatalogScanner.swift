@@ -120,10 +120,11 @@ public struct CatalogScanner: Sendable {
             }
         }
         var changed = !plan.removed.isEmpty
-        var writeSeconds = 0.0
+        var writeSeconds = 0.0, writeCPUSeconds = 0.0
         for b in 0..<batches.count {
             let results = pipeline.take(b)
             let t0 = Date()
+            let c0 = Self.threadCPUSeconds()
             var good: [ScannedFile] = []
             for result in results {
                 switch result {
@@ -138,6 +139,7 @@ public struct CatalogScanner: Sendable {
             }
             try writer.write(good, new: { previous[$0] == nil }, removing: failedKnown)
             writeSeconds += Date().timeIntervalSince(t0)
+            writeCPUSeconds += Self.threadCPUSeconds() - c0
 
             changed = changed || !results.isEmpty
             state.filesRead += results.count
@@ -151,7 +153,7 @@ public struct CatalogScanner: Sendable {
             try writer.finish(folderImages: walk.folderImages)
         }
         if ProcessInfo.processInfo.environment["QUINTET_SCAN_TIMING"] != nil {
-            FileHandle.standardError.write(Data("walk+plan \(walkSeconds) s, read+write \(t1.timeIntervalSince(started) - walkSeconds) s, writer busy \(writeSeconds) s, finish \(Date().timeIntervalSince(t1)) s\n".utf8))
+            FileHandle.standardError.write(Data("walk+plan \(walkSeconds) s, read+write \(t1.timeIntervalSince(started) - walkSeconds) s, writer busy \(writeSeconds) s (CPU \(writeCPUSeconds) s), finish \(Date().timeIntervalSince(t1)) s\n".utf8))
         }
         try catalog.database.pool.write { db in
             try db.execute(sql: "UPDATE library_root SET scanned_at = ? WHERE id = 1", arguments: [Date().timeIntervalSince1970])
@@ -163,6 +165,15 @@ public struct CatalogScanner: Sendable {
         return ScanReport(files: walk.files.count, read: plan.toRead.count, unchanged: plan.unchanged,
                           removed: plan.removed.count, songs: counts.songs, albums: counts.albums,
                           artists: counts.artists, errors: state.errors, seconds: Date().timeIntervalSince(started))
+    }
+}
+
+extension CatalogScanner {
+    /// CPU time of the calling thread (for `QUINTET_SCAN_TIMING`).
+    static func threadCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 }
 
