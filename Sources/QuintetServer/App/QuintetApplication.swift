@@ -42,7 +42,7 @@ public enum QuintetApplication {
                                   auth: Authenticator? = nil) -> Router<BasicRequestContext> {
         PrometheusMetrics.bootstrap()
         let router = Router()
-        router.middlewares.add(LogRequestsMiddleware(.info))
+        router.middlewares.add(RequestLogMiddleware(.info))
         router.middlewares.add(MetricsMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(FileMiddleware(webDirectory.path, searchForIndexHtml: true))
