@@ -398,6 +398,17 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// Which of these artists own an album with a cover (what `cover(artistID:)` can show).
+    public func artistIDsWithCover(among ids: Set<Int64>) throws -> Set<Int64> {
+        guard !ids.isEmpty else { return [] }
+        return try database.pool.read { db in
+            Set(try Int64.fetchAll(db, sql: """
+                SELECT DISTINCT artist_id FROM library_album WHERE (cover_path IS NOT NULL OR cover_song_id IS NOT NULL)
+                AND artist_id IN (\(ids.map(String.init).joined(separator: ",")))
+                """))
+        }
+    }
+
     /// A song's own picture, else its album's cover.
     public func cover(songID: Int64) throws -> CoverSource? {
         let song = try song(id: songID)

@@ -137,6 +137,10 @@ struct SubsonicTests {
             let names = index.flatMap { ($0["artist"] as? [[String: Any]]) ?? [] }.compactMap { $0["name"] as? String }
             #expect(names.contains("The Band") && names.contains("Someone Else"))
             #expect(index.contains { $0["name"] as? String == "B" })
+            let entries = index.flatMap { ($0["artist"] as? [[String: Any]]) ?? [] }
+            // Cover art is named only where there is one (the FLAC album has none).
+            #expect(entries.first { $0["name"] as? String == "The Band" }?["coverArt"] as? String == "ar-\(song.albumArtistID)")
+            #expect(entries.first { $0["name"] as? String == "Someone Else" }?["coverArt"] == nil)
             let xmlArtists = try await Self.call(client, "getArtists", json: false).xml()
             #expect(xmlArtists.all("artist").compactMap { $0["name"] }.sorted() == names.sorted())
 

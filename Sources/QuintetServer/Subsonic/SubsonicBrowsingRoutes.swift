@@ -11,28 +11,31 @@ extension SubsonicAPI {
     static let maxOffset = Int(Int32.max)
 
     static let browsingHandlers: [String: Handler] = [
-        "getIndexes": { api, _ in
+        "getIndexes": { api, call in
             var indexes = SubsonicElement()
             indexes.set("lastModified", Int64(Date().timeIntervalSince1970 * 1000))
             indexes.set("ignoredArticles", SubsonicViews.ignoredArticles)
-            indexes.add("index", list: SubsonicViews.indexes(try api.albumArtists(userID: nil)) { artist in
+            let artists = try api.albumArtists(userID: call.userID)
+            indexes.add("index", list: SubsonicViews.indexes(artists, entries: artists.map { artist in
                 var e = SubsonicElement()
                 e.set("id", SubsonicID.artist(artist.id))
                 e.set("name", artist.name)
                 e.set("albumCount", artist.albumCount)
+                e.set("starred", SubsonicViews.date(artist.starred))
                 return e
-            })
+            }))
             return .payload("indexes", indexes)
         },
         "getArtists": { api, call in
             var artists = SubsonicElement()
             artists.set("ignoredArticles", SubsonicViews.ignoredArticles)
-            artists.add("index", list: SubsonicViews.indexes(try api.albumArtists(userID: call.userID), entry: SubsonicViews.artist))
+            let list = try api.albumArtists(userID: call.userID)
+            artists.add("index", list: SubsonicViews.indexes(list, entries: try SubsonicViews.artists(list, catalog: api.catalog)))
             return .payload("artists", artists)
         },
         "getArtist": { api, call in
             let id = try SubsonicID.expect(try call.params.required("id"), .artist)
-            var artist = SubsonicViews.artist(try api.catalog.artist(id: id, userID: call.userID))
+            var artist = try SubsonicViews.artists([try api.catalog.artist(id: id, userID: call.userID)], catalog: api.catalog)[0]
             artist.add("album", list: try api.catalog.albums(ofArtist: id, userID: call.userID).map(SubsonicViews.album))
             return .payload("artist", artist)
         },
@@ -159,7 +162,7 @@ extension SubsonicAPI {
                                        songOffset: try p.int("songOffset", clampedTo: 0...Self.maxOffset) ?? 0,
                                        userID: call.userID)
         var result = SubsonicElement()
-        result.add("artist", list: found.artists.map(SubsonicViews.artist))
+        result.add("artist", list: try SubsonicViews.artists(found.artists, catalog: catalog))
         result.add("album", list: found.albums.map(albumView))
         result.add("song", list: try SubsonicViews.songs(found.songs, catalog: catalog))
         return result

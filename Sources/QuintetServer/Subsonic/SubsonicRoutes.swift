@@ -96,6 +96,9 @@ struct SubsonicAPI: Sendable {
             case .response(let response): return response
             }
         } catch let error as SubsonicError {
+            // A wrong password or token costs the caller a quarter second, as bcrypt does,
+            // so guessing tokens (a cheap MD5 here) is no faster than guessing passwords.
+            if error.code == .wrongCredentials { try? await Task.sleep(for: .milliseconds(250)) }
             return Self.failure(error, format: format)
         } catch let error as CatalogError {
             return Self.failure(.from(error), format: format)

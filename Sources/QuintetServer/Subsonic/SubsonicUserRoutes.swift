@@ -26,7 +26,7 @@ extension SubsonicAPI {
         "getStarred2": { api, call in
             let found = try api.catalog.starred(userID: call.userID)
             var starred = SubsonicElement()
-            starred.add("artist", list: found.artists.map(SubsonicViews.artist))
+            starred.add("artist", list: try SubsonicViews.artists(found.artists, catalog: api.catalog))
             starred.add("album", list: found.albums.map(SubsonicViews.album))
             starred.add("song", list: try SubsonicViews.songs(found.songs, catalog: api.catalog))
             return .payload("starred2", starred)
@@ -34,7 +34,7 @@ extension SubsonicAPI {
         "getStarred": { api, call in
             let found = try api.catalog.starred(userID: call.userID)
             var starred = SubsonicElement()
-            starred.add("artist", list: found.artists.map(SubsonicViews.artist))
+            starred.add("artist", list: try SubsonicViews.artists(found.artists, catalog: api.catalog))
             starred.add("album", list: found.albums.map(SubsonicViews.albumDirectory))
             starred.add("song", list: try SubsonicViews.songs(found.songs, catalog: api.catalog))
             return .payload("starred", starred)

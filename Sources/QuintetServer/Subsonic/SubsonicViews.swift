@@ -51,7 +51,6 @@ enum SubsonicViews {
         e.set("type", "music")
         e.set("mediaType", "song")
         e.set("bpm", s.bpm.map { Int($0.rounded()) } ?? 0)
-        e.set("comment", "")
         e.set("displayArtist", s.artist)
         e.set("displayAlbumArtist", s.albumArtist)
         e.set("displayComposer", s.composer)
@@ -67,6 +66,12 @@ enum SubsonicViews {
     static func songs(_ list: [CatalogSong], catalog: Catalog) throws -> [SubsonicElement] {
         let covered = try catalog.albumIDsWithCover(among: Set(list.filter { !$0.hasPicture }.map(\.albumID)))
         return list.map { song($0, albumsWithCover: covered) }
+    }
+
+    /// Artists with their cover art decided by one query.
+    static func artists(_ list: [CatalogArtist], catalog: Catalog) throws -> [SubsonicElement] {
+        let covered = try catalog.artistIDsWithCover(among: Set(list.map(\.id)))
+        return list.map { artist($0, hasCover: covered.contains($0.id)) }
     }
 
     /// An album (`AlbumID3`).
@@ -108,13 +113,13 @@ enum SubsonicViews {
         return e
     }
 
-    /// An artist (`ArtistID3`).
-    static func artist(_ a: CatalogArtist) -> SubsonicElement {
+    /// An artist (`ArtistID3`); `hasCover` says whether one of their albums has a cover.
+    static func artist(_ a: CatalogArtist, hasCover: Bool) -> SubsonicElement {
         var e = SubsonicElement()
         e.set("id", SubsonicID.artist(a.id))
         e.set("name", a.name)
         e.set("albumCount", a.albumCount)
-        if a.albumCount > 0 { e.set("coverArt", SubsonicID.artist(a.id)) }
+        if hasCover { e.set("coverArt", SubsonicID.artist(a.id)) }
         e.set("starred", date(a.starred))
         e.set("sortName", a.sortName)
         return e
@@ -122,13 +127,13 @@ enum SubsonicViews {
 
     /// Artists grouped under index letters (getArtists, getIndexes): the first letter of the
     /// sort name without accents, `#` for anything that is not a letter.
-    static func indexes(_ artists: [CatalogArtist], entry: (CatalogArtist) -> SubsonicElement) -> [SubsonicElement] {
+    static func indexes(_ artists: [CatalogArtist], entries: [SubsonicElement]) -> [SubsonicElement] {
         var order: [String] = []
         var groups: [String: [SubsonicElement]] = [:]
-        for artist in artists {
+        for (artist, entry) in zip(artists, entries) {
             let key = indexLetter(artist.sortName.isEmpty ? artist.name : artist.sortName)
             if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(entry(artist))
+            groups[key, default: []].append(entry)
         }
         return order.sorted { ($0 == "#" ? "\u{10FFFF}" : $0) < ($1 == "#" ? "\u{10FFFF}" : $1) }.map { key in
             var index = SubsonicElement()
