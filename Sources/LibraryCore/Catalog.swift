@@ -300,23 +300,42 @@ public final class Catalog: Sendable {
     public func search(_ query: String, artistCount: Int = 20, artistOffset: Int = 0, albumCount: Int = 20,
                        albumOffset: Int = 0, songCount: Int = 20, songOffset: Int = 0,
                        userID: Int64?) throws -> (artists: [CatalogArtist], albums: [CatalogAlbum], songs: [CatalogSong]) {
-        let words = NameKey(query.replacingOccurrences(of: "\"", with: " ")).value.split(separator: " ").map(String.init)
-            .filter { $0 != "*" }
-        func clause(_ column: String) -> (String, StatementArguments) {
-            guard !words.isEmpty else { return ("1", []) }
-            var args: StatementArguments = []
-            for word in words { args += ["%" + Self.likeEscaped(word.trimmingCharacters(in: CharacterSet(charactersIn: "*"))) + "%"] }
-            return (words.map { _ in "\(column) LIKE ? ESCAPE '\\'" }.joined(separator: " AND "), args)
-        }
+        let clause = Self.searchClause(query)
         let (artistClause, artistArgs) = clause("ar.key")
-        let (albumClause, albumArgs) = clause("(al.key || ' ' || lower(aa.name))")
-        let (songClause, songArgs) = clause("(s.title_key || ' ' || lower(s.artist) || ' ' || lower(al.title))")
+        let (albumClause, albumArgs) = clause(Self.albumSearchText)
+        let (songClause, songArgs) = clause(Self.songSearchText)
         return (
             try artists(where: artistClause, arguments: artistArgs, limit: artistCount, offset: artistOffset, userID: userID),
             try albums(where: albumClause, arguments: albumArgs, limit: albumCount, offset: albumOffset, userID: userID),
             try songs(where: songClause, arguments: songArgs, order: "s.title_key, s.id", limit: songCount,
                       offset: songOffset, userID: userID)
         )
+    }
+
+    /// How many songs `search` would find for `query` (all songs for an empty query).
+    public func searchSongCount(_ query: String) throws -> Int {
+        let (clause, args) = Self.searchClause(query)(Self.songSearchText)
+        return try database.pool.read { db in
+            var all: StatementArguments = [nil as Int64?]
+            all += args
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) \(Self.songFrom) WHERE \(clause)", arguments: all) ?? 0
+        }
+    }
+
+    static let albumSearchText = "(al.key || ' ' || lower(aa.name))"
+    static let songSearchText = "(s.title_key || ' ' || lower(s.artist) || ' ' || lower(al.title))"
+
+    /// A function that turns a column expression into `column LIKE %word%` for every word of
+    /// `query` (NameKey-folded; quotes and lone `*` ignored), with its arguments.
+    static func searchClause(_ query: String) -> (String) -> (String, StatementArguments) {
+        let words = NameKey(query.replacingOccurrences(of: "\"", with: " ")).value.split(separator: " ").map(String.init)
+            .filter { $0 != "*" }
+        return { column in
+            guard !words.isEmpty else { return ("1", []) }
+            var args: StatementArguments = []
+            for word in words { args += ["%" + Self.likeEscaped(word.trimmingCharacters(in: CharacterSet(charactersIn: "*"))) + "%"] }
+            return (words.map { _ in "\(column) LIKE ? ESCAPE '\\'" }.joined(separator: " AND "), args)
+        }
     }
 
     static func likeEscaped(_ text: String) -> String {

@@ -144,6 +144,14 @@ struct LibraryRouteTests {
                 let body = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [Any]])
                 #expect(body["songs"]?.count == 2)
             }
+            // Form encoding: "+" is a space, "%2B" a plus; total counts the matches, not the catalog.
+            for (query, expected) in [("glass+river", 2), ("the+band+glass", 1), ("glass%20RIVER+other", 1), ("glass%2Briver", 0)] {
+                try await client.execute(uri: "/api/library/songs?q=\(query)&limit=1", method: .get, headers: auth) { response in
+                    let body = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                    #expect(body["total"] as? Int == expected, "q=\(query)")
+                    #expect((body["songs"] as? [Any])?.count == min(expected, 1), "q=\(query)")
+                }
+            }
             try await client.execute(uri: "/api/library/artists", method: .get, headers: auth) { response in
                 #expect(String(buffer: response.body).contains(#""name":"The Band""#))
             }

@@ -67,7 +67,7 @@ enum LibraryRoutes {
 
     /// An integer query parameter within bounds, or its default.
     static func int(_ request: Request, _ name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text = request.uri.queryParameters.get(name) else { return value }
+        guard let text = FormFields(request.uri.query).get(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
             throw APIError(.badRequest, code: "invalid_input",
                            message: "\(name) must be an integer from \(range.lowerBound) to \(range.upperBound), not '\(text.prefix(40))'")
@@ -111,7 +111,7 @@ enum LibraryRoutes {
         }
         api.get("search") { request, _ -> Response in
             let user = try await auth.require(request)
-            let query = String((request.uri.queryParameters.get("q") ?? "").prefix(200))
+            let query = String((FormFields(request.uri.query).get("q") ?? "").prefix(200))
             let limit = try int(request, "limit", default: 20, range: 1...500)
             let found = try catalog.search(query, artistCount: limit, albumCount: limit, songCount: limit, userID: user.id)
             struct Found: Encodable { let artists: [ArtistView]; let albums: [AlbumView]; let songs: [SongView] }
@@ -120,7 +120,7 @@ enum LibraryRoutes {
         }
         api.get("artists") { request, _ -> Response in
             let user = try await auth.require(request)
-            let query = String((request.uri.queryParameters.get("q") ?? "").prefix(200))
+            let query = String((FormFields(request.uri.query).get("q") ?? "").prefix(200))
             let limit = try int(request, "limit", default: 1000, range: 1...10_000)
             let offset = try int(request, "offset", default: 0, range: 0...Int(Int32.max))
             let artists = try catalog.search(query, artistCount: limit, artistOffset: offset, albumCount: 0, songCount: 0,
@@ -140,7 +140,7 @@ enum LibraryRoutes {
         }
         api.get("albums") { request, _ -> Response in
             let user = try await auth.require(request)
-            let query = String((request.uri.queryParameters.get("q") ?? "").prefix(200))
+            let query = String((FormFields(request.uri.query).get("q") ?? "").prefix(200))
             let limit = try int(request, "limit", default: 500, range: 1...10_000)
             let offset = try int(request, "offset", default: 0, range: 0...Int(Int32.max))
             let albums = try catalog.search(query, artistCount: 0, albumCount: limit, albumOffset: offset, songCount: 0,
@@ -168,13 +168,13 @@ enum LibraryRoutes {
         }
         api.get("songs") { request, _ -> Response in
             let user = try await auth.require(request)
-            let query = String((request.uri.queryParameters.get("q") ?? "").prefix(200))
+            let query = String((FormFields(request.uri.query).get("q") ?? "").prefix(200))
             let limit = try int(request, "limit", default: 100, range: 1...1000)
             let offset = try int(request, "offset", default: 0, range: 0...Int(Int32.max))
             let songs = try catalog.search(query, artistCount: 0, albumCount: 0, songCount: limit, songOffset: offset,
                                            userID: user.id).songs
             struct List: Encodable { let songs: [SongView]; let total: Int }
-            return try json(List(songs: songs.map { SongView($0) }, total: try catalog.counts().songs))
+            return try json(List(songs: songs.map { SongView($0) }, total: try catalog.searchSongCount(query)))
         }
         api.get("songs/:id") { request, context -> Response in
             let user = try await auth.require(request)
@@ -201,11 +201,11 @@ enum LibraryRoutes {
             let id = try id(context)
             let song = try mapped { try catalog.song(id: id) }
             let url = try mapped { try catalog.fileURL(of: song) }
-            if let text = request.uri.queryParameters.get("format"), text != "raw" {
+            if let text = FormFields(request.uri.query).get("format"), text != "raw" {
                 guard let format = MediaResponder.TranscodeFormat(rawValue: text) else {
                     throw APIError(.badRequest, code: "invalid_input", message: "format must be mp3, opus or raw, not '\(text.prefix(20))'")
                 }
-                let bitrate = try request.uri.queryParameters.get("bitrate").map { _ in
+                let bitrate = try FormFields(request.uri.query).get("bitrate").map { _ in
                     try int(request, "bitrate", default: format.defaultBitrate, range: MediaResponder.bitrates)
                 }
                 return try await media.transcode(url, format: format, bitrate: bitrate, request: request)
@@ -217,7 +217,7 @@ enum LibraryRoutes {
     }
 
     static func optionalSize(_ request: Request) throws -> Int? {
-        guard request.uri.queryParameters.get("size") != nil else { return nil }
+        guard FormFields(request.uri.query).get("size") != nil else { return nil }
         return try int(request, "size", default: 300, range: MediaResponder.thumbnailSizes)
     }
 }
