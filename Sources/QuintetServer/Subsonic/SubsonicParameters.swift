@@ -1,39 +1,26 @@
 import Foundation
 
 /// The parameters of a Subsonic call: the query string and, for a POST, the form-encoded
-/// body, decoded as `application/x-www-form-urlencoded` (`+` is a space, `%XX` a byte).
-/// A name may repeat (`songId=1&songId=2`); `all(_:)` returns every value in order.
+/// body, both read by `FormFields` (`+` is a space, `%XX` a byte of UTF-8). A name may
+/// repeat (`songId=1&songId=2`); `all(_:)` returns every value in order, query first.
 struct SubsonicParameters: Sendable {
-    private var values: [String: [String]] = [:]
+    private var fields: [FormFields] = []
 
     init() {}
 
-    /// Parses `a=1&b=x+y&b=%C3%A9`; pieces without `=` get an empty value, malformed
-    /// percent escapes are kept as written.
     init(formEncoded text: String) {
         add(formEncoded: text)
     }
 
     mutating func add(formEncoded text: String) {
-        for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Self.decode(parts[0])
-            guard !name.isEmpty else { continue }
-            let value = parts.count > 1 ? Self.decode(parts[1]) : ""
-            values[name, default: []].append(value)
-        }
-    }
-
-    static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        fields.append(FormFields(text))
     }
 
     /// The first value of a parameter, or nil.
-    subscript(_ name: String) -> String? { values[name]?.first }
+    subscript(_ name: String) -> String? { fields.lazy.compactMap { $0.get(name) }.first }
 
     /// Every value of a repeated parameter, in order.
-    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func all(_ name: String) -> [String] { fields.flatMap { $0.all(name) } }
 
     /// A value that must be present and not empty (error 10 otherwise).
     func required(_ name: String) throws -> String {
