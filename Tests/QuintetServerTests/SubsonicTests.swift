@@ -371,6 +371,14 @@ struct SubsonicTests {
             }
             #expect(try await Self.call(client, "search3", "query=%25_%5C&songCount=-3&artistCount=99999999").json()["status"] as? String == "ok")
             #expect(try await Self.call(client, "ping", "f=jsonp&callback=cb", json: false).text.hasPrefix("cb({"))
+            // A form body over the limit is refused in the protocol's own format.
+            let big = "f=json&u=ada&p=correct+horse&songId=" + String(repeating: "1", count: SubsonicAPI.maxFormBytes + 10)
+            let refused = try await client.execute(uri: "/rest/createPlaylist.view?f=json", method: .post,
+                                                   headers: [.contentType: "application/x-www-form-urlencoded"],
+                                                   body: ByteBuffer(string: big)) { response in
+                (response.status, String(buffer: response.body))
+            }
+            #expect(refused.0 == .ok && refused.1.contains(#""code":0"#), "\(refused.1.prefix(300))")
         }
     }
 }

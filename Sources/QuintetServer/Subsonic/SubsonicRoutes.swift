@@ -108,6 +108,10 @@ struct SubsonicAPI: Sendable {
             if error.status == .rangeNotSatisfiable { return error.makeResponse() }
             return Self.failure(SubsonicError(error.status == .notFound ? .notFound : .generic, error.message), format: format)
         } catch {
+            // A body over the limit and the like: errors the server knows how to explain.
+            if let known = APIError.from(error) {
+                return Self.failure(SubsonicError(known.status == .notFound ? .notFound : .generic, known.message), format: format)
+            }
             context.logger.error("Subsonic call failed: \(String(describing: error))")
             return Self.failure(SubsonicError(.generic, "the server failed to answer; the error is in its log"), format: format)
         }
