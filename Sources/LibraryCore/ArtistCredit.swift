@@ -19,11 +19,16 @@ import MediaTags
 /// ```
 public enum ArtistCredit {
     public static func names(artists: [String], title: String?) -> [String] {
+        names(artists: artists, title: title, key: { NameKey($0).value })
+    }
+
+    /// The same with the `NameKey` value of a name computed by `key` (the scanner caches them).
+    static func names(artists: [String], title: String?, key: (String) -> String) -> [String] {
         var out: [String] = []
-        var seen = Set<NameKey>()
+        var seen = Set<String>()
         func add(_ name: String) {
             let trimmed = name.trimmingWhitespace()
-            let key = NameKey(trimmed)
+            let key = key(trimmed)
             guard !key.isEmpty, seen.insert(key).inserted else { return }
             out.append(trimmed)
         }

@@ -108,11 +108,12 @@ public struct CatalogScanner: Sendable {
             DispatchQueue.global(qos: .userInitiated).async {
                 DispatchQueue.concurrentPerform(iterations: batches.count) { b in
                     var batch = ReadBatch()
+                    var names = ScannedFile.NameCache()
                     batch.files.reserveCapacity(batches[b].count)
                     for file in batches[b] {
                         do {
                             let info = try MediaReader.read(path: rootPath + "/" + file.path)
-                            batch.files.append(ScannedFile(file: file, info: info))
+                            batch.files.append(ScannedFile(file: file, info: info, names: &names))
                         } catch {
                             batch.issues.append(ScanIssue(path: file.path, reason: String(describing: error)))
                         }
@@ -200,7 +201,20 @@ struct ScannedFile: Sendable {
     var composers: [Name]
     var genres: [Name]
 
-    init(file: LibraryFile, info: MediaInfo) {
+    /// Names already normalised in this batch: a library repeats its artist, album and
+    /// genre names from song to song, and NFC plus case folding cost far more than a lookup.
+    struct NameCache {
+        private var names: [String: Name] = [:]
+
+        mutating func name(_ text: String) -> Name {
+            if let name = names[text] { return name }
+            let name = Name(text)
+            names[text] = name
+            return name
+        }
+    }
+
+    init(file: LibraryFile, info: MediaInfo, names: inout NameCache) {
         self.file = file
         format = info.format.rawValue
         var tags = info.tags
@@ -208,15 +222,16 @@ struct ScannedFile: Sendable {
         tags.pictures = []
         self.tags = tags
         stream = info.stream
-        title = Name(CatalogWriter.title(tags.title, path: file.path))
+        title = names.name(CatalogWriter.title(tags.title, path: file.path))
         artistText = tags.artists.isEmpty ? CatalogWriter.unknownArtist : tags.artists.joined(separator: "; ")
-        credited = ArtistCredit.names(artists: tags.artists, title: tags.title).map(Name.init)
-        let albumArtistName = tags.albumArtists.first(where: { !NameKey($0).isEmpty })
+        credited = ArtistCredit.names(artists: tags.artists, title: tags.title, key: { names.name($0).key })
+            .map { names.name($0) }
+        let albumArtistName = tags.albumArtists.first(where: { !names.name($0).key.isEmpty })
             ?? (tags.compilation ? CatalogWriter.variousArtists : credited.first?.text ?? CatalogWriter.unknownArtist)
-        albumArtist = Name(albumArtistName)
-        album = Name(tags.album ?? "")
-        composers = tags.composers.map(Name.init).filter { !$0.key.isEmpty }
-        genres = tags.genres.map(Name.init).filter { !$0.key.isEmpty }
+        albumArtist = names.name(albumArtistName)
+        album = names.name(tags.album ?? "")
+        composers = tags.composers.map { names.name($0) }.filter { !$0.key.isEmpty }
+        genres = tags.genres.map { names.name($0) }.filter { !$0.key.isEmpty }
     }
 }
 
