@@ -77,4 +77,40 @@ final class RawStatement {
             }
         }
     }
+
+    /// Runs the statement and hands every row to `body`, then resets it. The row is only
+    /// valid inside the call.
+    func forEachRow(_ body: (RawRow) throws -> Void) throws {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+            next = 1
+        }
+        while true {
+            let code = sqlite3_step(handle)
+            switch code {
+            case SQLITE_ROW:
+                try body(RawRow(handle: handle))
+            case SQLITE_DONE:
+                return
+            default:
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+            }
+        }
+    }
+}
+
+/// The current row of a `RawStatement` (columns count from 0).
+struct RawRow {
+    let handle: OpaquePointer
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    /// The column's text as UTF-8 bytes, without making a `String`.
+    func text(_ column: Int32) -> UnsafeRawBufferPointer {
+        guard let pointer = sqlite3_column_text(handle, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column)))
+    }
 }

@@ -50,46 +50,73 @@ public struct RelatedSongs: Sendable {
     /// The largest duration difference of identical recordings, in seconds.
     public static let identicalTolerance = 4.0
 
-    private struct Entry {
+    /// A song reduced to what the links compare: its artists and composers as sorted lists
+    /// of distinct ids (one id per name key), album and duration.
+    struct Entry: Sendable {
         let id: Int64
-        let artists: Set<NameKey>
-        let composers: Set<NameKey>
+        let artists: [Int64]
+        let composers: [Int64]
         let albumID: Int64?
         let duration: Double
+
+        init(id: Int64, artists: [Int64], composers: [Int64], albumID: Int64?, duration: Double) {
+            self.id = id
+            self.artists = artists.count < 2 ? artists : Array(Set(artists)).sorted()
+            self.composers = composers.count < 2 ? composers : Array(Set(composers)).sorted()
+            self.albumID = albumID
+            self.duration = duration
+        }
     }
 
-    private let groupOfSong: [Int64: NameKey]
-    private let groups: [NameKey: [Entry]]
+    /// Songs grouped by title key; only groups of two or more can hold links.
+    private let groups: [[Entry]]
+    private let groupOfSong: [Int64: Int]
 
     /// Indexes `songs` by title key.
     public init(_ songs: [Song]) {
-        var groups: [NameKey: [Entry]] = [:]
-        var groupOfSong: [Int64: NameKey] = [:]
-        groupOfSong.reserveCapacity(songs.count)
-        for song in songs {
-            let key = NameKey(song.title)
-            guard !key.isEmpty else { continue }
-            groups[key, default: []].append(Entry(id: song.id, artists: NameKey.set(song.artists),
-                                                  composers: NameKey.set(song.composers),
-                                                  albumID: song.albumID, duration: song.duration))
-            groupOfSong[song.id] = key
+        var byTitle: [String: [Entry]] = [:]
+        var interned: [String: Int64] = [:]
+        func ids(_ names: [String]) -> [Int64] {
+            names.compactMap { name in
+                let key = NameKey(name).value
+                guard !key.isEmpty else { return nil }
+                if let id = interned[key] { return id }
+                let id = Int64(interned.count)
+                interned[key] = id
+                return id
+            }
         }
-        self.groups = groups
+        for song in songs {
+            let key = NameKey(song.title).value
+            guard !key.isEmpty else { continue }
+            byTitle[key, default: []].append(Entry(id: song.id, artists: ids(song.artists), composers: ids(song.composers),
+                                                   albumID: song.albumID, duration: song.duration))
+        }
+        self.init(groups: Array(byTitle.values))
+    }
+
+    /// Songs already keyed and grouped by title key (the catalog reads them so, in SQL).
+    init(groups: [[Entry]]) {
+        self.groups = groups.filter { $0.count > 1 }
+        var groupOfSong: [Int64: Int] = [:]
+        for (index, group) in self.groups.enumerated() {
+            for entry in group { groupOfSong[entry.id] = index }
+        }
         self.groupOfSong = groupOfSong
     }
 
     /// The covers and identical recordings of the song `id` (empty for an unknown id).
     public func links(of id: Int64) -> Links {
-        guard let key = groupOfSong[id], let group = groups[key], let me = group.first(where: { $0.id == id }) else {
+        guard let index = groupOfSong[id], let me = groups[index].first(where: { $0.id == id }) else {
             return Links()
         }
-        return Self.links(of: me, in: group)
+        return Self.links(of: me, in: groups[index])
     }
 
     /// Every song's links, for the songs that have any.
     public func allLinks() -> [Int64: Links] {
         var result: [Int64: Links] = [:]
-        for group in groups.values where group.count > 1 {
+        for group in groups {
             for entry in group {
                 let links = Self.links(of: entry, in: group)
                 if !links.covers.isEmpty || !links.identical.isEmpty { result[entry.id] = links }

@@ -296,3 +296,38 @@ struct BPMQueueTests {
         #expect(try queue.status().pending == 1)
     }
 }
+
+@Suite("Related songs from the catalog")
+struct CatalogRelatedTests {
+    @Test("the catalog's links (SQL scans, ids) equal the in-memory ones on a crowded random catalog")
+    func catalogMatchesMemory() throws {
+        let fixture = try CatalogFixture()
+        defer { try? FileManager.default.removeItem(at: fixture.data.deletingLastPathComponent()) }
+        var random = SystemRandomNumberGenerator()
+        let titles = ["Yesterday", "yesterday ", "YESTERDAY", "Yesterday (Live)", "Intro", "Blue", "blue  moon", "Blue Moon"]
+        let names = ["Ada", "ada", " Ada ", "Ben", "Cleo", "Dee", "Édith", "E\u{301}dith", ""]
+        let songs = (0..<1_500).map { i -> RelatedSongs.Song in
+            func pick(_ upTo: Int) -> [String] {
+                (0..<Int.random(in: 0...upTo, using: &random)).map { _ in names.randomElement(using: &random)! }
+            }
+            return RelatedSongs.Song(id: Int64(i), title: titles.randomElement(using: &random)!, artists: pick(2), composers: pick(2),
+                                     albumID: Int64.random(in: 1...6, using: &random),
+                                     duration: 120 + Double(Int.random(in: 0...100, using: &random)) / 10)
+        }
+        try fixture.catalog.fillForBenchmark(songs)
+        let memory = RelatedSongs(songs).allLinks()
+        let stored = try fixture.catalog.allRelated()
+        #expect(!memory.isEmpty && memory.values.contains { !$0.covers.isEmpty } && memory.values.contains { !$0.identical.isEmpty })
+        // The benchmark fill stores song i under id i + 1.
+        let shifted = Dictionary(uniqueKeysWithValues: memory.map { id, links in
+            (id + 1, RelatedSongs.Links(covers: links.covers.map { $0 + 1 }, identical: links.identical.map { $0 + 1 }))
+        })
+        let differing = Set(stored.keys).union(shifted.keys).filter { stored[$0] != shifted[$0] }.sorted()
+        #expect(differing.isEmpty, "\(differing.count) songs differ, e.g. \(differing.prefix(3).map { ($0, stored[$0], shifted[$0]) })")
+        // One song's links through the title-key path agree with the whole-catalog pass.
+        for id in stored.keys.prefix(20) {
+            let one = try fixture.catalog.related(songID: id)
+            #expect(one.covers.map(\.id) == stored[id]!.covers && one.identical.map(\.id) == stored[id]!.identical)
+        }
+    }
+}
