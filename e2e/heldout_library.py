@@ -543,8 +543,9 @@ def generate(base: Path) -> Manifest:
     errors["Broken/empty.mp3"] = "empty"
     cut = broken / "truncated.mp3"                     # cut inside its ID3v2 tag: no audio left
     make_audio(cut, "mp3", 5.0, 77)
-    filler = random.Random(77).randbytes(16384)      # a large APIC, so that half the tag is a long cut
-    write_tags(cut, "id3v24", Tags("Cut Short", ["Nobody"], "Nowhere", picture=b"\xff\xd8\xff\xe0" + filler))
+    # A large APIC (a PNG signature and zeros: no byte pattern that could pass for an MPEG
+    # frame header), so that the cut at half the tag leaves no audio at all.
+    write_tags(cut, "id3v24", Tags("Cut Short", ["Nobody"], "Nowhere", picture=b"\x89PNG\r\n\x1a\n" + bytes(16384)))
     whole = cut.read_bytes()
     tag_size = 10 + int.from_bytes(bytes(b & 0x7F for b in whole[6:10]), "big")
     assert tag_size > 2000, tag_size
