@@ -541,16 +541,25 @@ def generate(base: Path) -> Manifest:
     broken.mkdir()
     (broken / "empty.mp3").write_bytes(b"")
     errors["Broken/empty.mp3"] = "empty"
-    cut = broken / "truncated.mp3"                     # cut inside its ID3v2 tag: no audio left
+    def id3_end(data: bytes) -> int:   # the ID3v2 header's size is synchsafe (7 bits a byte)
+        assert data[:3] == b"ID3"
+        return 10 + (data[6] << 21 | data[7] << 14 | data[8] << 7 | data[9])
+
+    # Cut inside its ID3v2 tag: the tag runs past the end and no audio is left.
+    cut = broken / "truncated.mp3"
     make_audio(cut, "mp3", 5.0, 77)
-    # A large APIC (a PNG signature and zeros: no byte pattern that could pass for an MPEG
-    # frame header), so that the cut at half the tag leaves no audio at all.
+    # A large APIC of a PNG signature and zeros: no byte pattern that could pass for an MPEG frame.
     write_tags(cut, "id3v24", Tags("Cut Short", ["Nobody"], "Nowhere", picture=b"\x89PNG\r\n\x1a\n" + bytes(16384)))
     whole = cut.read_bytes()
-    tag_size = 10 + int.from_bytes(bytes(b & 0x7F for b in whole[6:10]), "big")
-    assert tag_size > 2000, tag_size
-    cut.write_bytes(whole[: tag_size // 2])
+    assert id3_end(whole) > 16384
+    cut.write_bytes(whole[: id3_end(whole) // 2])
     errors["Broken/truncated.mp3"] = None
+    # Cut in the middle of its audio: the tags are whole, so it is a song (its duration, which
+    # the Xing header still claims in full, is not checked).
+    half = b.song("Broken/half a song.mp3", "id3v24", 6.0, Tags("Half a Song", ["Nobody"], "Nowhere", None, (1, 1)),
+                  credited=["Nobody"], album_artist="Nobody", check_duration=False)
+    whole = (root / half.path).read_bytes()
+    (root / half.path).write_bytes(whole[: id3_end(whole) + (len(whole) - id3_end(whole)) // 2])
     (broken / "noise.flac").write_bytes(random.Random(1234).randbytes(8192))
     errors["Broken/noise.flac"] = None
     (broken / "not audio.ogg").write_text("This is a text file with an audio extension.\n")
