@@ -26,6 +26,11 @@ FORMAT = {"mp3": "mp3", "flac": "flac", "m4a": "mp4", "ogg": "ogg", "opus": "ogg
 CODEC = {"mp3": "mp3", "flac": "flac", "m4a": "aac", "ogg": "vorbis", "opus": "opus"}
 AUDIO_SUFFIXES = (".mp3", ".flac", ".m4a", ".ogg", ".opus", ".wav")
 
+# Known bugs these tests expose (they stay failing until fixed; see the report in the commit log).
+TRUNCATED_TAG_BUG = pytest.mark.bug(
+    "an MP3 cut inside its ID3v2 tag (tag size past the end of the file, no MPEG frame) is stored "
+    "as a song with no duration instead of being reported as unreadable")
+
 
 def mismatches_report(problems: list[str]) -> str:
     return f"{len(problems)} mismatch(es):\n  " + "\n  ".join(problems)
@@ -108,6 +113,7 @@ def catalog(library_server) -> Catalog:
 # ---------------------------------------------------------------------------------------------
 # (a) the command-line scan
 
+@TRUNCATED_TAG_BUG
 def test_cli_scan_counts(heldout, cli_scans):
     first, _ = cli_scans
     expected = {"files": heldout.files, "songs": len(heldout.songs), "albums": len(heldout.albums),
@@ -134,6 +140,7 @@ def check_errors(errors: list[dict], manifest: Manifest) -> list[str]:
     return problems
 
 
+@TRUNCATED_TAG_BUG
 def test_cli_scan_errors(heldout, cli_scans):
     first, _ = cli_scans
     problems = check_errors(first["errors"], heldout)
@@ -142,6 +149,7 @@ def test_cli_scan_errors(heldout, cli_scans):
         assert ignored not in [e["path"] for e in first["errors"]], f"{ignored} is not audio and must be ignored"
 
 
+@TRUNCATED_TAG_BUG
 def test_cli_rescan_unchanged_reports_the_same(heldout, cli_scans):
     first, second = cli_scans
     for key in ("files", "songs", "albums", "artists"):
@@ -161,6 +169,7 @@ def test_unreadable_file_and_folder(heldout, cli_scans):
 # ---------------------------------------------------------------------------------------------
 # (b) the served catalog
 
+@TRUNCATED_TAG_BUG
 def test_scan_status(heldout, library_server, catalog):
     status = catalog.get("/api/library/scan")
     problems = []
@@ -182,6 +191,7 @@ def test_scan_status(heldout, library_server, catalog):
     assert not problems, mismatches_report(problems)
 
 
+@TRUNCATED_TAG_BUG
 def test_every_audio_file_is_a_song_and_nothing_else(heldout, catalog):
     got, want = set(catalog.songs), set(heldout.songs)
     assert got == want, f"unexpected songs {sorted(got - want)}; missing songs {sorted(want - got)}"
@@ -248,6 +258,7 @@ def test_credited_artists(heldout, catalog):
     assert not problems, mismatches_report(problems)
 
 
+@TRUNCATED_TAG_BUG
 def test_albums(heldout, catalog):
     """Grouping by (album artist, album title key), year (earliest), disc count, compilation."""
     problems = []
@@ -321,19 +332,40 @@ def test_album_covers(heldout, catalog):
     assert not problems, mismatches_report(problems)
 
 
+def expected_song_cover(heldout: Manifest, path: str) -> bytes | None:
+    want = heldout.songs[path]
+    return want.picture or heldout.albums[want.album_key].cover
+
+
 def test_song_covers(heldout, catalog):
     """A song's own picture first, else its album's cover, else 404."""
     problems = []
-    for path, want in sorted(heldout.songs.items()):
+    for path in sorted(heldout.songs):
         song = catalog.songs.get(path)
         if song is None:
             continue
-        album = heldout.albums[want.album_key]
-        picture = want.picture or album.cover
+        picture = expected_song_cover(heldout, path)
         kind = ("image/png" if picture.startswith(b"\x89PNG") else "image/jpeg") if picture else None
         problems += image_check(catalog.raw(f"/api/library/songs/{song['id']}/cover"), picture, kind, f"{path} cover")
-        if (song.get("cover_url") is not None) != (picture is not None):
-            problems.append(f"{path}: cover_url {song.get('cover_url')!r} but a cover is {'' if picture else 'not '}expected")
+    assert not problems, mismatches_report(problems)
+
+
+@pytest.mark.bug("GET /api/library/songs (and /songs/{id}, /related) give every song a cover_url, "
+                 "also when its cover route answers 404")
+def test_song_cover_url_only_when_there_is_a_cover(heldout, catalog):
+    """cover_url names the cover route only for a song that has a cover (its own picture or its
+    album's), in every route that lists songs; the album route already does so."""
+    problems = []
+    for path in sorted(heldout.songs):
+        song = catalog.songs.get(path)
+        if song is None:
+            continue
+        has_cover = expected_song_cover(heldout, path) is not None
+        in_album = next((s for s in catalog.album_songs.get(song["album_id"], []) if s["id"] == song["id"]), None)
+        for route, view in (("/api/library/songs", song), (f"/api/library/albums/{song['album_id']}", in_album)):
+            if view is not None and (view.get("cover_url") is not None) != has_cover:
+                problems.append(f"{path}: {route} gives cover_url {view.get('cover_url')!r}, "
+                                f"but the song has {'a' if has_cover else 'no'} cover")
     assert not problems, mismatches_report(problems)
 
 
