@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 
 import pytest
 import requests
@@ -441,3 +442,32 @@ def test_non_audio_files_are_ignored(heldout, catalog):
     for ignored in heldout.ignored:
         assert ignored not in paths
     assert all(p.endswith(AUDIO_SUFFIXES) for p in paths)
+
+
+@TRUNCATED_TAG_BUG
+def test_served_rescan_reads_only_the_unreadable_files_again(heldout, library_server, catalog):
+    """POST /api/library/scan on an unchanged library: no song is read again (ids kept), only
+    the files that could not be read are tried again, and they are reported again. Runs last:
+    it rescans the served library."""
+    unreadable = sorted(p for p in heldout.errors if p.endswith(AUDIO_SUFFIXES) and p != "Broken/empty.mp3")
+    started = requests.post(library_server.url("/api/library/scan"), auth=library_server.admin, timeout=30)
+    assert started.status_code == 202, started.text
+    deadline = time.monotonic() + 120
+    while True:
+        status = catalog.get("/api/library/scan")
+        if status["state"] == "idle" and status["last_scan"]:
+            break
+        assert time.monotonic() < deadline, f"the rescan did not finish: {status}"
+        time.sleep(0.2)
+    report = status["last_scan"]
+    problems = []
+    for key, want in (("files", heldout.files), ("read", len(unreadable)), ("unchanged", len(heldout.songs)),
+                      ("removed", 0), ("songs", len(heldout.songs))):
+        if report.get(key) != want:
+            problems.append(f"last_scan.{key} = {report.get(key)!r}, expected {want!r}")
+    problems += check_errors(status["errors"], heldout)
+    after = {s["path"]: s["id"] for s in catalog.get("/api/library/songs", limit=1000)["songs"]}
+    before = {path: s["id"] for path, s in catalog.songs.items()}
+    if after != before:
+        problems.append(f"song ids changed: {sorted(set(after.items()) ^ set(before.items()))}")
+    assert not problems, mismatches_report(problems)
