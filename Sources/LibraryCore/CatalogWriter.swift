@@ -47,54 +47,58 @@ final class CatalogWriter {
         let now = Date().timeIntervalSince1970
         try database.pool.write { db in
             if !removing.isEmpty { try remove(removing, db) }
-            let insert = try db.cachedStatement(sql: """
+            let insert = try RawStatement(db, sql: """
                 INSERT INTO library_song (\(Self.songColumns), created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            let update = try db.cachedStatement(sql: """
+            let update = try RawStatement(db, sql: """
                 UPDATE library_song SET (\(Self.songColumns), bpm_failed_mtime) =
                     (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
                 WHERE path = ? RETURNING id
                 """)
             let clearLinks = try ["library_song_artist", "library_song_composer", "library_song_genre"].map {
-                try db.cachedStatement(sql: "DELETE FROM \($0) WHERE song_id = ?")
+                try RawStatement(db, sql: "DELETE FROM \($0) WHERE song_id = ?")
             }
-            let linkArtist = try db.cachedStatement(sql: "INSERT OR IGNORE INTO library_song_artist (song_id, artist_id, position) VALUES (?, ?, ?)")
-            let linkComposer = try db.cachedStatement(sql: "INSERT OR IGNORE INTO library_song_composer (song_id, composer_id) VALUES (?, ?)")
-            let linkGenre = try db.cachedStatement(sql: "INSERT OR IGNORE INTO library_song_genre (song_id, genre_id) VALUES (?, ?)")
+            let linkArtist = try RawStatement(db, sql: "INSERT OR IGNORE INTO library_song_artist (song_id, artist_id, position) VALUES (?, ?, ?)")
+            let linkComposer = try RawStatement(db, sql: "INSERT OR IGNORE INTO library_song_composer (song_id, composer_id) VALUES (?, ?)")
+            let linkGenre = try RawStatement(db, sql: "INSERT OR IGNORE INTO library_song_genre (song_id, genre_id) VALUES (?, ?)")
             for scanned in files {
                 let tags = scanned.tags
                 let albumArtistID = try artistID(scanned.albumArtist, db)
                 let albumID = try self.albumID(scanned.album, artistID: albumArtistID, now: now, db)
                 let stream = scanned.stream
-                var arguments: StatementArguments = [
-                    scanned.file.path, scanned.file.size, scanned.file.modified, scanned.format,
-                    scanned.title.text, scanned.title.key, scanned.artistText, albumID, tags.trackNumber, tags.trackTotal,
-                    tags.discNumber, tags.discTotal, tags.year, tags.date, tags.genres.first,
-                    tags.composers.isEmpty ? nil : tags.composers.joined(separator: "; "), tags.comment,
-                    tags.compilation, scanned.hasPicture, stream.codec,
-                    stream.duration.flatMap { $0.isFinite ? $0 : nil }, stream.bitrate, stream.sampleRate,
-                    stream.channels, tags.bpm, tags.bpm == nil ? nil : "tag",
-                ]
+                let isNew = new(scanned.file.path)
+                let row = isNew ? insert : update
+                row.bind(scanned.file.path); row.bind(scanned.file.size); row.bind(scanned.file.modified)
+                row.bind(scanned.format); row.bind(scanned.title.text); row.bind(scanned.title.key)
+                row.bind(scanned.artistText); row.bind(albumID); row.bind(tags.trackNumber); row.bind(tags.trackTotal)
+                row.bind(tags.discNumber); row.bind(tags.discTotal); row.bind(tags.year); row.bind(tags.date)
+                row.bind(tags.genres.first); row.bind(tags.composers.isEmpty ? nil : tags.composers.joined(separator: "; "))
+                row.bind(tags.comment); row.bind(tags.compilation); row.bind(scanned.hasPicture); row.bind(stream.codec)
+                row.bind(stream.duration); row.bind(stream.bitrate); row.bind(stream.sampleRate); row.bind(stream.channels)
+                row.bind(tags.bpm); row.bind(tags.bpm == nil ? nil : "tag")
                 let songID: Int64
-                if new(scanned.file.path) {
-                    arguments += [now]
-                    try insert.execute(arguments: arguments)
+                if isNew {
+                    insert.bind(now)
+                    try insert.run()
                     songID = db.lastInsertedRowID
                 } else {
-                    arguments += [scanned.file.path]
-                    guard let id = try Int64.fetchOne(update, arguments: arguments) else { continue }
+                    update.bind(scanned.file.path)
+                    guard let id = try update.run() else { continue }
                     songID = id
-                    for statement in clearLinks { try statement.execute(arguments: [songID]) }
+                    for statement in clearLinks { statement.bind(songID); try statement.run() }
                 }
                 for (position, name) in scanned.credited.enumerated() {
-                    try linkArtist.execute(arguments: [songID, try artistID(name, db), position])
+                    linkArtist.bind(songID); linkArtist.bind(try artistID(name, db)); linkArtist.bind(position)
+                    try linkArtist.run()
                 }
                 for name in scanned.composers {
-                    try linkComposer.execute(arguments: [songID, try namedID(name, table: "library_composer", cache: &composers, db)])
+                    linkComposer.bind(songID); linkComposer.bind(try namedID(name, table: "library_composer", cache: &composers, db))
+                    try linkComposer.run()
                 }
                 for name in scanned.genres {
-                    try linkGenre.execute(arguments: [songID, try namedID(name, table: "library_genre", cache: &genres, db)])
+                    linkGenre.bind(songID); linkGenre.bind(try namedID(name, table: "library_genre", cache: &genres, db))
+                    try linkGenre.run()
                 }
             }
         }

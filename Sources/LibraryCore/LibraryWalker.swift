@@ -62,67 +62,165 @@ public enum LibraryWalker {
     }
 
     /// The walk, with the folders' cover images (`coverNames`) as well.
+    ///
+    /// Folders are listed level by level on every core (`fstatat` relative to the open
+    /// folder, so no path is resolved twice). Folders reached through symbolic links wait
+    /// until every real folder has been listed and are then taken in path order, so which
+    /// of two ways to one folder counts, and which is reported as a loop, never depends on
+    /// thread timing. A folder is known by its device and inode.
     public static func survey(root: URL) -> Survey {
         let rootPath = realPath(root.standardizedFileURL.path) ?? root.standardizedFileURL.path
+        var result = Listing()
+        var rootInfo = stat()
+        guard stat(rootPath, &rootInfo) == 0 else {
+            return Survey(files: [], issues: [ScanIssue(path: ".", reason: "cannot list the folder: \(String(cString: strerror(errno)))")],
+                          folderImages: [:])
+        }
+        let visited = VisitedFolders()
+        _ = visited.insert(rootInfo)
+        var linked: [Folder] = []
+        // Real folders first, then linked ones (each of which may bring real subfolders).
+        var pending = [Folder(path: rootPath, relative: "")]
+        while true {
+            walkLevels(from: pending, visited: visited, into: &result, linked: &linked)
+            linked.sort { $0.relative < $1.relative }
+            pending = []
+            while pending.isEmpty, !linked.isEmpty {
+                let link = linked.removeFirst()
+                var info = stat()
+                if stat(link.path, &info) == 0, visited.insert(info) {
+                    pending = [link]
+                } else {
+                    result.issues.append(ScanIssue(path: link.relative, reason: "symbolic link loop (leads back to a folder already scanned)"))
+                }
+            }
+            if pending.isEmpty { break }
+        }
+        result.files.sort { $0.path < $1.path }
+        result.issues.sort { $0.path < $1.path }
+        return Survey(files: result.files, issues: result.issues, folderImages: result.images.mapValues(\.path))
+    }
+
+    struct Folder: Sendable {
+        var path: String
+        var relative: String
+    }
+
+    /// What listing some folders found.
+    struct Listing: Sendable {
         var files: [LibraryFile] = []
         var issues: [ScanIssue] = []
         var images: [String: (rank: Int, path: String)] = [:]
-        var visited: Set<String> = [rootPath]
-        var stack: [(path: String, relative: String)] = [(rootPath, "")]
-        while let (folder, relative) = stack.popLast() {
-            guard let dir = opendir(folder) else {
-                issues.append(ScanIssue(path: relative.isEmpty ? "." : relative,
-                                        reason: "cannot list the folder: \(String(cString: strerror(errno)))"))
-                continue
+        /// Real subfolders to list next.
+        var folders: [Folder] = []
+        /// Subfolders behind symbolic links, listed after every real folder.
+        var linked: [Folder] = []
+    }
+
+    /// Folders seen so far, by device and inode, shared by the listing threads.
+    final class VisitedFolders: @unchecked Sendable {
+        private var seen: Set<[UInt64]> = []
+        private let lock = NSLock()
+
+        /// True when the folder was not seen before.
+        func insert(_ info: stat) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+        }
+    }
+
+    /// Lists `start` and every real folder below it, level by level, one level's folders
+    /// spread over the cores; links to folders are added to `linked`.
+    private static func walkLevels(from start: [Folder], visited: VisitedFolders, into result: inout Listing,
+                                   linked: inout [Folder]) {
+        var level = start
+        while !level.isEmpty {
+            let chunks = min(level.count, ProcessInfo.processInfo.activeProcessorCount * 4)
+            let box = ListingBox(count: chunks)
+            let current = level
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                var listing = Listing()
+                for index in stride(from: chunk, to: current.count, by: chunks) {
+                    list(current[index], visited: visited, into: &listing)
+                }
+                box.put(chunk, listing)
             }
-            defer { closedir(dir) }
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name == "." || name == ".." { continue }
-                let full = folder + "/" + name
-                let path = relative.isEmpty ? name : relative + "/" + name
-                var info = stat()
-                guard lstat(full, &info) == 0 else {
-                    issues.append(ScanIssue(path: path, reason: "cannot read its attributes: \(String(cString: strerror(errno)))"))
-                    continue
-                }
-                if (info.st_mode & S_IFMT) == S_IFLNK {
-                    guard stat(full, &info) == 0 else {
-                        issues.append(ScanIssue(path: path, reason: "broken symbolic link"))
-                        continue
-                    }
-                }
-                switch info.st_mode & S_IFMT {
-                case S_IFDIR:
-                    let real = realPath(full) ?? full
-                    guard visited.insert(real).inserted else {
-                        issues.append(ScanIssue(path: path, reason: "symbolic link loop (leads back to a folder already scanned)"))
-                        continue
-                    }
-                    stack.append((full, path))
-                case S_IFREG:
-                    if let rank = coverNames.firstIndex(of: name.lowercased()), info.st_size > 0,
-                       rank < images[relative]?.rank ?? .max {
-                        images[relative] = (rank, path)
-                    }
-                    guard let dot = name.lastIndex(of: "."), audioExtensions.contains(name[name.index(after: dot)...].lowercased()) else {
-                        continue
-                    }
-                    guard info.st_size > 0 else {
-                        issues.append(ScanIssue(path: path, reason: "empty file"))
-                        continue
-                    }
-                    files.append(LibraryFile(path: path, size: Int64(info.st_size), modified: modificationTime(info)))
-                default:
-                    continue // sockets, devices, pipes
-                }
+            level = []
+            for listing in box.take() {
+                result.files += listing.files
+                result.issues += listing.issues
+                result.images.merge(listing.images) { $0.rank <= $1.rank ? $0 : $1 }
+                level += listing.folders
+                linked += listing.linked
             }
         }
-        files.sort { $0.path < $1.path }
-        issues.sort { $0.path < $1.path }
-        return Survey(files: files, issues: issues, folderImages: images.mapValues(\.path))
+    }
+
+    private final class ListingBox: @unchecked Sendable {
+        private var listings: [Listing]
+        private let lock = NSLock()
+        init(count: Int) { listings = Array(repeating: Listing(), count: count) }
+        func put(_ index: Int, _ listing: Listing) { lock.lock(); listings[index] = listing; lock.unlock() }
+        func take() -> [Listing] { lock.lock(); defer { lock.unlock() }; return listings }
+    }
+
+    /// Lists one folder.
+    private static func list(_ folder: Folder, visited: VisitedFolders, into listing: inout Listing) {
+        let relative = folder.relative
+        guard let dir = opendir(folder.path) else {
+            listing.issues.append(ScanIssue(path: relative.isEmpty ? "." : relative,
+                                            reason: "cannot list the folder: \(String(cString: strerror(errno)))"))
+            return
+        }
+        defer { closedir(dir) }
+        let fd = dirfd(dir)
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name == "." || name == ".." { continue }
+            let path = relative.isEmpty ? name : relative + "/" + name
+            var info = stat()
+            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                listing.issues.append(ScanIssue(path: path, reason: "cannot read its attributes: \(String(cString: strerror(errno)))"))
+                continue
+            }
+            var isLink = false
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                isLink = true
+                guard fstatat(fd, name, &info, 0) == 0 else {
+                    listing.issues.append(ScanIssue(path: path, reason: "broken symbolic link"))
+                    continue
+                }
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                let sub = Folder(path: folder.path + "/" + name, relative: path)
+                if isLink {
+                    listing.linked.append(sub)
+                } else if visited.insert(info) {
+                    listing.folders.append(sub)
+                } else {
+                    listing.issues.append(ScanIssue(path: path, reason: "symbolic link loop (leads back to a folder already scanned)"))
+                }
+            case S_IFREG:
+                if info.st_size > 0, let rank = coverNames.firstIndex(of: name.lowercased()),
+                   rank < listing.images[relative]?.rank ?? .max {
+                    listing.images[relative] = (rank, path)
+                }
+                guard let dot = name.lastIndex(of: "."), audioExtensions.contains(name[name.index(after: dot)...].lowercased()) else {
+                    continue
+                }
+                guard info.st_size > 0 else {
+                    listing.issues.append(ScanIssue(path: path, reason: "empty file"))
+                    continue
+                }
+                listing.files.append(LibraryFile(path: path, size: Int64(info.st_size), modified: modificationTime(info)))
+            default:
+                continue // sockets, devices, pipes
+            }
+        }
     }
 
     private static func realPath(_ path: String) -> String? {

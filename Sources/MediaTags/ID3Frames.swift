@@ -42,10 +42,59 @@ enum ID3Text {
     }
 
     /// ISO-8859-1 bytes as a string (each byte is the Unicode scalar of the same value).
-    static func latin1(_ bytes: some Sequence<UInt8>) -> String {
-        var scalars = String.UnicodeScalarView()
-        for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
-        return String(scalars)
+    static func latin1(_ bytes: some Collection<UInt8>) -> String {
+        // ASCII is the same in UTF-8; other bytes become their two-byte UTF-8 form.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            if byte < 0x80 {
+                utf8.append(byte)
+            } else {
+                utf8.append(0xC0 | byte >> 6)
+                utf8.append(0x80 | byte & 0x3F)
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// UTF-16 code units as a string, transcoded to UTF-8 here (the standard library's
+    /// UTF-16 path is several times slower); a lone surrogate becomes U+FFFD, as
+    /// `String(decoding:as: UTF16.self)` makes it.
+    static func utf16(_ units: [UInt16]) -> String {
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(units.count * 3)
+        var i = 0
+        while i < units.count {
+            let unit = units[i]
+            i += 1
+            var scalar = UInt32(unit)
+            if unit >= 0xD800 && unit < 0xE000 {
+                if unit < 0xDC00, i < units.count, units[i] >= 0xDC00 && units[i] < 0xE000 {
+                    scalar = 0x10000 + (UInt32(unit - 0xD800) << 10 | UInt32(units[i] - 0xDC00))
+                    i += 1
+                } else {
+                    scalar = 0xFFFD
+                }
+            }
+            switch scalar {
+            case ..<0x80:
+                utf8.append(UInt8(scalar))
+            case ..<0x800:
+                utf8.append(UInt8(0xC0 | scalar >> 6))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
+            case ..<0x10000:
+                utf8.append(UInt8(0xE0 | scalar >> 12))
+                utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
+            default:
+                utf8.append(UInt8(0xF0 | scalar >> 18))
+                utf8.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+                utf8.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+                utf8.append(UInt8(0x80 | scalar & 0x3F))
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// Decodes one value; `bigEndian` carries a UTF-16 BOM's byte order to the next value.
@@ -66,7 +115,7 @@ enum ID3Text {
                 units.append(bigEndian ? (a << 8 | b) : (b << 8 | a))
                 i += 2
             }
-            return String(decoding: units, as: UTF16.self)
+            return utf16(units)
         case 3:
             return String(decoding: bytes, as: UTF8.self)
         default:

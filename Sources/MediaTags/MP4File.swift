@@ -39,7 +39,7 @@ public enum MP4File {
                 throw MediaTagsError.unrecognized("first atom is not an MP4 atom such as ftyp or moov")
             }
             let atom = try atomHeader(header, available: source.count - offset)
-            if atom.type == fourCC("moov") {
+            if atom.type == Atom.moov {
                 let length = atom.size - atom.headerLength
                 guard length <= maxMoovLength else { throw MediaTagsError.malformed("moov atom of \(length) bytes is too large") }
                 moov = try source.read(at: offset + atom.headerLength, length: length)
@@ -67,8 +67,9 @@ public enum MP4File {
 
     /// The size, type and header length of the atom whose first bytes are `header`, with
     /// `available` bytes left in its parent. A size past the parent is cut to the parent.
-    static func atomHeader(_ header: [UInt8], available: Int) throws -> (type: UInt32, size: Int, headerLength: Int) {
-        var reader = ByteReader(header)
+    static func atomHeader(_ bytes: [UInt8], at offset: Int = 0, end: Int? = nil,
+                           available: Int) throws -> (type: UInt32, size: Int, headerLength: Int) {
+        var reader = ByteReader(bytes, offset: offset, end: end ?? bytes.count)
         let size32 = try reader.uint32BE()
         let type = try reader.uint32BE()
         var headerLength = 8
@@ -110,8 +111,8 @@ extension MP4File {
             var result: [(type: UInt32, payload: Range<Int>)] = []
             var offset = range.lowerBound
             while offset + 8 <= range.upperBound {
-                let header = Array(data[offset..<min(offset + 16, range.upperBound)])
-                let atom = try atomHeader(header, available: range.upperBound - offset)
+                let atom = try atomHeader(data, at: offset, end: min(offset + 16, range.upperBound),
+                                          available: range.upperBound - offset)
                 result.append((atom.type, (offset + atom.headerLength)..<(offset + atom.size)))
                 offset += atom.size
             }
@@ -122,23 +123,23 @@ extension MP4File {
             guard depth < maxDepth else { return }
             for (type, payload) in try children(range) {
                 switch type {
-                case fourCC("trak"):
+                case Atom.trak:
                     let hadStream = stream != nil
                     currentTrackDuration = nil
                     try walk(payload, depth: depth + 1)
                     if !hadStream, stream != nil { trackDuration = currentTrackDuration }
-                case fourCC("mdia"), fourCC("minf"), fourCC("stbl"), fourCC("udta"):
+                case Atom.mdia, Atom.minf, Atom.stbl, Atom.udta:
                     try walk(payload, depth: depth + 1)
                 // Leaf atoms that do not parse are passed over, so a damaged one costs only itself.
-                case fourCC("mvhd"): movieDuration = (try? timeHeader(payload)) ?? nil
-                case fourCC("mdhd"): currentTrackDuration = (try? timeHeader(payload)) ?? nil
-                case fourCC("stsd") where stream == nil: try? sampleDescriptions(payload)
-                case fourCC("meta"):
+                case Atom.mvhd: movieDuration = (try? timeHeader(payload)) ?? nil
+                case Atom.mdhd: currentTrackDuration = (try? timeHeader(payload)) ?? nil
+                case Atom.stsd where stream == nil: try? sampleDescriptions(payload)
+                case Atom.meta:
                     // A full box (4 bytes version/flags) in MP4; QuickTime files omit them.
                     let isQuickTime = payload.count >= 8 && Array(data[(payload.lowerBound + 4)..<(payload.lowerBound + 8)]) == Array("hdlr".utf8)
                     let start = isQuickTime ? payload.lowerBound : min(payload.upperBound, payload.lowerBound + 4)
                     try walk(start..<payload.upperBound, depth: depth + 1)
-                case fourCC("ilst"):
+                case Atom.ilst:
                     for item in try children(payload) { try? self.item(item.type, item.payload) }
                 default: break
                 }
@@ -175,8 +176,8 @@ extension MP4File {
             for (type, payload) in try children((range.lowerBound + 8)..<range.upperBound) {
                 let codec: String
                 switch type {
-                case fourCC("mp4a"): codec = "aac"
-                case fourCC("alac"): codec = "alac"
+                case Atom.mp4a: codec = "aac"
+                case Atom.alac: codec = "alac"
                 default: continue
                 }
                 var reader = ByteReader(data, offset: payload.lowerBound, end: payload.upperBound)
@@ -213,11 +214,11 @@ extension MP4File {
             for (type, payload) in try children(range) {
                 var reader = ByteReader(data, offset: payload.lowerBound, end: payload.upperBound)
                 switch type {
-                case fourCC("esds"):
+                case Atom.esds:
                     guard let config = try? MP4File.esdsDecoderConfig(&reader) else { continue }
                     if let bitrate = config.bitrate { info.bitrate = bitrate }
                     if let channels = config.channels { info.channels = channels }
-                case fourCC("alac"):
+                case Atom.alac:
                     // ALACSpecificConfig: version/flags, frameLength, compatibleVersion, bitDepth,
                     // pb, mb, kb, numChannels, maxRun, maxFrameBytes, avgBitRate, sampleRate.
                     guard (try? reader.skip(9)) != nil else { continue }
@@ -231,7 +232,7 @@ extension MP4File {
                     if channels > 0 { info.channels = channels }
                     if bitrate > 0 { info.bitrate = bitrate }
                     if rate > 0 { info.sampleRate = rate }
-                case fourCC("wave"): try decoderConfig(payload, into: &info, depth: depth + 1)
+                case Atom.wave: try decoderConfig(payload, into: &info, depth: depth + 1)
                 default: break
                 }
             }
@@ -292,11 +293,11 @@ extension MP4File.Movie {
         var values: [(type: UInt32, bytes: [UInt8])] = []
         var freeformName: String?
         for (child, payload) in try children(range) where payload.count >= 4 {
-            if child == MP4File.fourCC("data"), payload.count >= 8 {
+            if child == Atom.data, payload.count >= 8 {
                 let kind = UInt32(data[payload.lowerBound + 1]) << 16 | UInt32(data[payload.lowerBound + 2]) << 8
                     | UInt32(data[payload.lowerBound + 3])
                 values.append((kind, Array(data[(payload.lowerBound + 8)..<payload.upperBound])))
-            } else if child == MP4File.fourCC("name") {
+            } else if child == Atom.name {
                 freeformName = String(decoding: data[(payload.lowerBound + 4)..<payload.upperBound], as: UTF8.self)
             }
         }
@@ -307,40 +308,40 @@ extension MP4File.Movie {
             default: nil
             }
             // Some writers end strings with NULs; they are not part of the value.
-            let trimmed = text.map { String($0.reversed().drop { $0 == "\u{0}" }.reversed()) }
+            let trimmed = text.map { $0.utf8.last == 0 ? String($0.reversed().drop { $0 == "\u{0}" }.reversed()) : $0 }
             return trimmed.flatMap { $0.isEmpty ? nil : $0 }
         }
         let integer = values.first.flatMap { Self.integer($0.bytes) }
         switch type {
-        case MP4File.fourCC("\u{A9}nam"): tags.title = tags.title ?? texts.first
-        case MP4File.fourCC("\u{A9}ART"): tags.artists += texts
-        case MP4File.fourCC("aART"): tags.albumArtists += texts
-        case MP4File.fourCC("\u{A9}alb"): tags.album = tags.album ?? texts.first
-        case MP4File.fourCC("\u{A9}wrt"): tags.composers += texts
-        case MP4File.fourCC("\u{A9}gen"): tags.genres += texts
-        case MP4File.fourCC("\u{A9}cmt"): tags.comment = tags.comment ?? texts.first
-        case MP4File.fourCC("\u{A9}day"):
+        case Atom.cNam: tags.title = tags.title ?? texts.first
+        case Atom.cART: tags.artists += texts
+        case Atom.aART: tags.albumArtists += texts
+        case Atom.cAlb: tags.album = tags.album ?? texts.first
+        case Atom.cWrt: tags.composers += texts
+        case Atom.cGen: tags.genres += texts
+        case Atom.cCmt: tags.comment = tags.comment ?? texts.first
+        case Atom.cDay:
             if let date = texts.first {
                 tags.date = date
                 tags.year = TagValues.year(date)
             }
-        case MP4File.fourCC("gnre"):
+        case Atom.gnre:
             if let index = integer, index > 0, let name = ID3Genre.name(index - 1) { tags.genres.append(name) }
-        case MP4File.fourCC("trkn"), MP4File.fourCC("disk"):
+        case Atom.trkn, Atom.disk:
             guard let bytes = values.first?.bytes, bytes.count >= 4 else { break }
             let number = Int(bytes[2]) << 8 | Int(bytes[3])
             let total = bytes.count >= 6 ? Int(bytes[4]) << 8 | Int(bytes[5]) : 0
-            if type == MP4File.fourCC("trkn") {
+            if type == Atom.trkn {
                 tags.trackNumber = number > 0 ? number : nil
                 tags.trackTotal = total > 0 ? total : nil
             } else {
                 tags.discNumber = number > 0 ? number : nil
                 tags.discTotal = total > 0 ? total : nil
             }
-        case MP4File.fourCC("tmpo"):
+        case Atom.tmpo:
             if let bpm = integer, bpm > 0, bpm < 1_000 { tags.bpm = Double(bpm) }
-        case MP4File.fourCC("cpil"): tags.compilation = (integer ?? 0) != 0
-        case MP4File.fourCC("covr"):
+        case Atom.cpil: tags.compilation = (integer ?? 0) != 0
+        case Atom.covr:
             for value in values where !value.bytes.isEmpty {
                 let mime = switch value.type {
                 case 13: "image/jpeg"
@@ -350,7 +351,7 @@ extension MP4File.Movie {
                 }
                 tags.pictures.append(TagSet.Picture(type: 3, mimeType: mime, description: "", data: Data(value.bytes)))
             }
-        case MP4File.fourCC("----"):
+        case Atom.freeform:
             guard let name = freeformName, !name.isEmpty, !texts.isEmpty else { break }
             tags.custom[name.uppercased(), default: []] += texts
         default: break
@@ -363,4 +364,41 @@ extension MP4File.Movie {
         let value = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return Int(exactly: value)
     }
+}
+
+/// The four-character codes the MP4 reader matches, as big-endian integers (constants, so a
+/// `switch` over atom types compares integers instead of building codes from strings).
+enum Atom {
+    static let freeform: UInt32 = 0x2D2D2D2D // "----"
+    static let cART: UInt32 = 0xA9415254 // "©ART"
+    static let cAlb: UInt32 = 0xA9616C62 // "©alb"
+    static let cCmt: UInt32 = 0xA9636D74 // "©cmt"
+    static let cDay: UInt32 = 0xA9646179 // "©day"
+    static let cGen: UInt32 = 0xA967656E // "©gen"
+    static let cNam: UInt32 = 0xA96E616D // "©nam"
+    static let cWrt: UInt32 = 0xA9777274 // "©wrt"
+    static let aART: UInt32 = 0x61415254 // "aART"
+    static let alac: UInt32 = 0x616C6163 // "alac"
+    static let covr: UInt32 = 0x636F7672 // "covr"
+    static let cpil: UInt32 = 0x6370696C // "cpil"
+    static let data: UInt32 = 0x64617461 // "data"
+    static let disk: UInt32 = 0x6469736B // "disk"
+    static let esds: UInt32 = 0x65736473 // "esds"
+    static let gnre: UInt32 = 0x676E7265 // "gnre"
+    static let ilst: UInt32 = 0x696C7374 // "ilst"
+    static let mdhd: UInt32 = 0x6D646864 // "mdhd"
+    static let mdia: UInt32 = 0x6D646961 // "mdia"
+    static let meta: UInt32 = 0x6D657461 // "meta"
+    static let minf: UInt32 = 0x6D696E66 // "minf"
+    static let moov: UInt32 = 0x6D6F6F76 // "moov"
+    static let mp4a: UInt32 = 0x6D703461 // "mp4a"
+    static let mvhd: UInt32 = 0x6D766864 // "mvhd"
+    static let name: UInt32 = 0x6E616D65 // "name"
+    static let stbl: UInt32 = 0x7374626C // "stbl"
+    static let stsd: UInt32 = 0x73747364 // "stsd"
+    static let tmpo: UInt32 = 0x746D706F // "tmpo"
+    static let trak: UInt32 = 0x7472616B // "trak"
+    static let trkn: UInt32 = 0x74726B6E // "trkn"
+    static let udta: UInt32 = 0x75647461 // "udta"
+    static let wave: UInt32 = 0x77617665 // "wave"
 }

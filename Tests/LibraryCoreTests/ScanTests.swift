@@ -44,6 +44,31 @@ struct ScanTests {
         #expect(missing.files.isEmpty && missing.issues.count == 1)
     }
 
+    @Test("real folders win over links to them, and of two links to one folder the first path wins")
+    func linkedFolders() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("quintet-links-\(UUID().uuidString)")
+        let outside = fm.temporaryDirectory.appendingPathComponent("quintet-links-outside-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: root); try? fm.removeItem(at: outside) }
+        let tone = PCMBuffer(sampleRate: 8_000, channelCount: 1, samples: [Float](repeating: 0.1, count: 800))
+        for folder in ["Zed/Deep", "B/C", "D"] {
+            try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try fm.createDirectory(at: outside.appendingPathComponent("Sub"), withIntermediateDirectories: true)
+        try WAVWriter.write(tone, to: root.appendingPathComponent("Zed/Deep/z.wav"))
+        try WAVWriter.write(tone, to: outside.appendingPathComponent("Sub/o.wav"))
+        // "A" sorts before the real "Zed" it points to; "B/C/x" and "D/y" both lead outside.
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("A").path, withDestinationPath: root.appendingPathComponent("Zed").path)
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("D/y").path, withDestinationPath: outside.path)
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("B/C/x").path, withDestinationPath: outside.appendingPathComponent("Sub").path)
+        for _ in 0..<5 {
+            let (files, issues) = LibraryWalker.walk(root: root)
+            #expect(files.map(\.path) == ["B/C/x/o.wav", "Zed/Deep/z.wav"])
+            #expect(issues.map(\.path) == ["A", "D/y/Sub"])
+            #expect(issues.allSatisfy { $0.reason.contains("loop") })
+        }
+    }
+
     @Test("a rescan reads only new and changed files and drops deleted ones")
     func plan() {
         let previous = [
