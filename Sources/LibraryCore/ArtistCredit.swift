@@ -1,4 +1,5 @@
 import Foundation
+import MediaTags
 
 /// Who a song credits: the artists it links to, from the artist tag's values.
 ///
@@ -18,11 +19,16 @@ import Foundation
 /// ```
 public enum ArtistCredit {
     public static func names(artists: [String], title: String?) -> [String] {
+        names(artists: artists, title: title, key: { NameKey($0).value })
+    }
+
+    /// The same with the `NameKey` value of a name computed by `key` (the scanner caches them).
+    static func names(artists: [String], title: String?, key: (String) -> String) -> [String] {
         var out: [String] = []
-        var seen = Set<NameKey>()
+        var seen = Set<String>()
         func add(_ name: String) {
             let trimmed = name.trimmingWhitespace()
-            let key = NameKey(trimmed)
+            let key = key(trimmed)
             guard !key.isEmpty, seen.insert(key).inserted else { return }
             out.append(trimmed)
         }
@@ -66,11 +72,11 @@ public enum ArtistCredit {
         guard lower.count == text.count else { return nil }
         let start = text.index(text.startIndex, offsetBy: lower.distance(from: lower.startIndex, to: found.lowerBound))
         let end = text.index(text.startIndex, offsetBy: lower.distance(from: lower.startIndex, to: found.upperBound))
-        var main = String(text[..<start]).trimmingCharacters(in: .whitespaces)
+        var main = String(text[..<start]).trimmingSpaces()
         if main.hasSuffix("(") || main.hasSuffix("[") { main.removeLast() }
-        var featured = String(text[end...]).trimmingCharacters(in: .whitespaces)
+        var featured = String(text[end...]).trimmingSpaces()
         if let close = featured.firstIndex(where: { $0 == ")" || $0 == "]" }) { featured = String(featured[..<close]) }
-        return (main.trimmingCharacters(in: .whitespaces), featured)
+        return (main.trimmingSpaces(), featured)
     }
 
     /// A cheap first look: does the text contain "feat" or "ft." in any case? Most names do

@@ -107,43 +107,38 @@ public struct CatalogScanner: Sendable {
         if !batches.isEmpty {
             DispatchQueue.global(qos: .userInitiated).async {
                 DispatchQueue.concurrentPerform(iterations: batches.count) { b in
-                    let results = batches[b].map { file -> Result<ScannedFile, ScanIssue> in
+                    var batch = ReadBatch()
+                    var names = ScannedFile.NameCache()
+                    batch.files.reserveCapacity(batches[b].count)
+                    for file in batches[b] {
                         do {
                             let info = try MediaReader.read(path: rootPath + "/" + file.path)
-                            return .success(ScannedFile(file: file, info: info))
+                            batch.files.append(ScannedFile(file: file, info: info, names: &names))
                         } catch {
-                            return .failure(ScanIssue(path: file.path, reason: String(describing: error)))
+                            batch.issues.append(ScanIssue(path: file.path, reason: String(describing: error)))
                         }
                     }
-                    pipeline.put(b, results)
+                    pipeline.put(b, batch)
                 }
             }
         }
         var changed = !plan.removed.isEmpty
         var writeSeconds = 0.0, writeCPUSeconds = 0.0
         for b in 0..<batches.count {
-            let results = pipeline.take(b)
+            let batch = pipeline.take(b)
             let t0 = Date()
             let c0 = Self.threadCPUSeconds()
-            var good: [ScannedFile] = []
-            for result in results {
-                switch result {
-                case .success(let file): good.append(file)
-                case .failure(let issue): state.errors.append(issue)
-                }
-            }
+            state.errors += batch.issues
             // A file that was in the catalog and now cannot be read leaves it.
-            let failedKnown = results.compactMap { r -> String? in
-                if case .failure(let issue) = r, previous[issue.path] != nil { return issue.path }
-                return nil
-            }
-            try writer.write(good, new: { previous[$0] == nil }, removing: failedKnown)
+            let failedKnown = batch.issues.compactMap { previous[$0.path] != nil ? $0.path : nil }
+            try writer.write(batch.files, new: { previous[$0] == nil }, removing: failedKnown)
             writeSeconds += Date().timeIntervalSince(t0)
             writeCPUSeconds += Self.threadCPUSeconds() - c0
 
-            changed = changed || !results.isEmpty
-            state.filesRead += results.count
-            state.songs += good.filter { previous[$0.file.path] == nil }.count - failedKnown.count
+            changed = true
+            state.filesRead += batch.files.count + batch.issues.count
+            state.songs += (previous.isEmpty ? batch.files.count : batch.files.filter { previous[$0.file.path] == nil }.count)
+                - failedKnown.count
             report(.reading)
         }
         report(.finishing)
@@ -206,7 +201,20 @@ struct ScannedFile: Sendable {
     var composers: [Name]
     var genres: [Name]
 
-    init(file: LibraryFile, info: MediaInfo) {
+    /// Names already normalised in this batch: a library repeats its artist, album and
+    /// genre names from song to song, and NFC plus case folding cost far more than a lookup.
+    struct NameCache {
+        private var names: [String: Name] = [:]
+
+        mutating func name(_ text: String) -> Name {
+            if let name = names[text] { return name }
+            let name = Name(text)
+            names[text] = name
+            return name
+        }
+    }
+
+    init(file: LibraryFile, info: MediaInfo, names: inout NameCache) {
         self.file = file
         format = info.format.rawValue
         var tags = info.tags
@@ -214,33 +222,40 @@ struct ScannedFile: Sendable {
         tags.pictures = []
         self.tags = tags
         stream = info.stream
-        title = Name(CatalogWriter.title(tags.title, path: file.path))
+        title = names.name(CatalogWriter.title(tags.title, path: file.path))
         artistText = tags.artists.isEmpty ? CatalogWriter.unknownArtist : tags.artists.joined(separator: "; ")
-        credited = ArtistCredit.names(artists: tags.artists, title: tags.title).map(Name.init)
-        let albumArtistName = tags.albumArtists.first(where: { !NameKey($0).isEmpty })
+        credited = ArtistCredit.names(artists: tags.artists, title: tags.title, key: { names.name($0).key })
+            .map { names.name($0) }
+        let albumArtistName = tags.albumArtists.first(where: { !names.name($0).key.isEmpty })
             ?? (tags.compilation ? CatalogWriter.variousArtists : credited.first?.text ?? CatalogWriter.unknownArtist)
-        albumArtist = Name(albumArtistName)
-        album = Name(tags.album ?? "")
-        composers = tags.composers.map(Name.init).filter { !$0.key.isEmpty }
-        genres = tags.genres.map(Name.init).filter { !$0.key.isEmpty }
+        albumArtist = names.name(albumArtistName)
+        album = names.name(tags.album ?? "")
+        composers = tags.composers.map { names.name($0) }.filter { !$0.key.isEmpty }
+        genres = tags.genres.map { names.name($0) }.filter { !$0.key.isEmpty }
     }
+}
+
+/// One batch of files as the readers leave it: the songs read, and the files that failed.
+struct ReadBatch: Sendable {
+    var files: [ScannedFile] = []
+    var issues: [ScanIssue] = []
 }
 
 /// Batches filled by reader threads in any order, taken by the writer in order.
 private final class BatchPipeline: @unchecked Sendable {
-    private var slots: [[Result<ScannedFile, ScanIssue>]?]
+    private var slots: [ReadBatch?]
     private let condition = NSCondition()
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-    func put(_ index: Int, _ results: [Result<ScannedFile, ScanIssue>]) {
+    func put(_ index: Int, _ batch: ReadBatch) {
         condition.lock()
-        slots[index] = results
+        slots[index] = batch
         condition.broadcast()
         condition.unlock()
     }
 
-    func take(_ index: Int) -> [Result<ScannedFile, ScanIssue>] {
+    func take(_ index: Int) -> ReadBatch {
         condition.lock()
         defer { condition.unlock() }
         while slots[index] == nil { condition.wait() }

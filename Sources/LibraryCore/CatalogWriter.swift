@@ -14,7 +14,12 @@ final class CatalogWriter {
     private var artists: [String: Int64] = [:]
     private var genres: [String: Int64] = [:]
     private var composers: [String: Int64] = [:]
-    private var albums: [String: Int64] = [:]   // "artistID\u{1}titleKey"
+    private var albums: [AlbumKey: Int64] = [:]
+
+    private struct AlbumKey: Hashable {
+        var artist: Int64
+        var key: String
+    }
 
     init(database: QuintetDatabase) throws {
         self.database = database
@@ -28,8 +33,7 @@ final class CatalogWriter {
             for row in try Row.fetchAll(db, sql: "SELECT key, id FROM library_genre") { genres[row[0]] = row[1] }
             for row in try Row.fetchAll(db, sql: "SELECT key, id FROM library_composer") { composers[row[0]] = row[1] }
             for row in try Row.fetchAll(db, sql: "SELECT artist_id, key, id FROM library_album") {
-                let artist: Int64 = row[0], key: String = row[1]
-                albums["\(artist)\u{1}\(key)"] = row[2]
+                albums[AlbumKey(artist: row[0], key: row[1])] = row[2]
             }
         }
     }
@@ -177,9 +181,9 @@ final class CatalogWriter {
     private func artistID(_ name: ScannedFile.Name, _ db: Database) throws -> Int64 {
         let key = name.key
         if let id = artists[key] { return id }
-        try db.execute(sql: "INSERT INTO library_artist (name, sort_name, key) VALUES (?, ?, ?) ON CONFLICT(key) DO NOTHING",
-                       arguments: [name.text, Self.sortName(name.text), key])
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM library_artist WHERE key = ?", arguments: [key])!
+        try db.cachedStatement(sql: "INSERT INTO library_artist (name, sort_name, key) VALUES (?, ?, ?) ON CONFLICT(key) DO NOTHING")
+            .execute(arguments: [name.text, Self.sortName(name.text), key])
+        let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM library_artist WHERE key = ?"), arguments: [key])!
         artists[key] = id
         return id
     }
@@ -187,22 +191,22 @@ final class CatalogWriter {
     private func namedID(_ name: ScannedFile.Name, table: String, cache: inout [String: Int64], _ db: Database) throws -> Int64 {
         let key = name.key
         if let id = cache[key] { return id }
-        try db.execute(sql: "INSERT INTO \(table) (name, key) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
-                       arguments: [name.text, key])
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM \(table) WHERE key = ?", arguments: [key])!
+        try db.cachedStatement(sql: "INSERT INTO \(table) (name, key) VALUES (?, ?) ON CONFLICT(key) DO NOTHING")
+            .execute(arguments: [name.text, key])
+        let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(table) WHERE key = ?"), arguments: [key])!
         cache[key] = id
         return id
     }
 
     private func albumID(_ album: ScannedFile.Name, artistID: Int64, now: Double, _ db: Database) throws -> Int64 {
         let title = album.text, key = album.key
-        let cacheKey = "\(artistID)\u{1}\(key)"
+        let cacheKey = AlbumKey(artist: artistID, key: key)
         if let id = albums[cacheKey] { return id }
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO library_album (title, key, artist_id, created_at) VALUES (?, ?, ?, ?)
             ON CONFLICT(artist_id, key) DO NOTHING
-            """, arguments: [title, key, artistID, now])
-        let id = try Int64.fetchOne(db, sql: "SELECT id FROM library_album WHERE artist_id = ? AND key = ?",
+            """).execute(arguments: [title, key, artistID, now])
+        let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM library_album WHERE artist_id = ? AND key = ?"),
                                     arguments: [artistID, key])!
         albums[cacheKey] = id
         return id

@@ -17,10 +17,13 @@ public struct NameKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     public init(_ text: String) {
         if let ascii = Self.asciiKey(text) { value = ascii; return }
         let folded = text.precomposedStringWithCanonicalMapping
-            .folding(options: [.caseInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+            .folding(options: [.caseInsensitive], locale: Self.posix)
             .precomposedStringWithCanonicalMapping
         value = folded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
+
+    /// Made once: creating a `Locale` per name was a twentieth of a library scan.
+    private static let posix = Locale(identifier: "en_US_POSIX")
 
     /// The key of pure-ASCII text without Foundation's Unicode machinery (ASCII is already
     /// NFC, and its case folding is lowercasing); nil when the text has other characters.

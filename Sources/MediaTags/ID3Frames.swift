@@ -214,7 +214,7 @@ struct ID3FrameCollector {
             if ref == "CR" { return "Cover" }
             return Int(ref).flatMap(ID3Genre.name)
         }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingSpaces()
         if let whole = reference(Substring(trimmed)) { return [whole] }
         var result: [String] = []
         var rest = Substring(trimmed)
@@ -225,7 +225,7 @@ struct ID3FrameCollector {
             rest = rest[rest.index(after: close)...]
         }
         if rest.hasPrefix("((") { rest = rest.dropFirst() }
-        let refinement = String(rest).trimmingCharacters(in: .whitespaces)
+        let refinement = String(rest).trimmingSpaces()
         if !refinement.isEmpty, !result.contains(refinement) { result.append(refinement) }
         return result
     }

@@ -12,7 +12,7 @@ public enum ID3v1 {
         guard bytes.count == 128, bytes[0] == 0x54, bytes[1] == 0x41, bytes[2] == 0x47 else { return nil }
         func field(_ start: Int, _ length: Int) -> String? {
             let raw = bytes[start..<(start + length)]
-            let text = ID3Text.latin1(raw.prefix { $0 != 0 }).trimmingCharacters(in: .whitespaces)
+            let text = ID3Text.latin1(raw.prefix { $0 != 0 }).trimmingSpaces()
             return text.isEmpty ? nil : text
         }
         var tags = TagSet()

@@ -34,11 +34,16 @@ public enum MediaReader {
     /// to find what follows (FLAC files sometimes carry one).
     public static func format(of source: some ByteSource) throws -> MediaFormat {
         let head = try source.read(at: 0, length: 64)
-        if head.starts(with: Array("fLaC".utf8)) { return .flac }
-        if head.starts(with: Array("OggS".utf8)) { return .ogg }
-        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WAVE".utf8) { return .wav }
-        if head.count >= 8, Array(head[4..<8]) == Array("ftyp".utf8) { return .mp4 }
-        if head.starts(with: Array("ID3".utf8)), head.count >= 10 {
+        // Four bytes as a big-endian integer, so signatures compare without allocating.
+        func code(_ at: Int) -> UInt32? {
+            head.count >= at + 4 ? head[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } : nil
+        }
+        let first = code(0)
+        if first == 0x664C_6143 { return .flac }                          // "fLaC"
+        if first == 0x4F67_6753 { return .ogg }                           // "OggS"
+        if first == 0x5249_4646, code(8) == 0x5741_5645 { return .wav }   // "RIFF" … "WAVE"
+        if code(4) == 0x6674_7970 { return .mp4 }                         // "ftyp"
+        if head.starts(with: [0x49, 0x44, 0x33]), head.count >= 10 {        // "ID3"
             let size = head[6..<10].reduce(0) { ($0 << 7) | Int($1 & 0x7F) } + 10 + ((head[5] & 0x10) != 0 ? 10 : 0)
             let after = try source.read(at: size, length: 4)
             if after.starts(with: Array("fLaC".utf8)) { return .flac }

@@ -4,7 +4,7 @@ import Foundation
 public enum TagValues {
     /// "3", "03", "3/12", " 3 / 12 " → (3, 12); (nil, nil) when not numbers.
     public static func numberPair(_ text: String) -> (number: Int?, total: Int?) {
-        let parts = text.split(separator: "/", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: "/", maxSplits: 1).map { $0.trimmingSpaces() }
         let number = parts.first.flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
         let total = parts.count > 1 ? Int(parts[1]).flatMap { $0 >= 0 ? $0 : nil } : nil
         return (number, total)
@@ -24,14 +24,14 @@ public enum TagValues {
 
     /// A positive BPM from text such as "128", "128.5", "128,5"; nil otherwise.
     public static func bpm(_ text: String) -> Double? {
-        let cleaned = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+        let cleaned = text.trimmingSpaces().replacingOccurrences(of: ",", with: ".")
         guard let value = Double(cleaned), value.isFinite, value > 0, value < 1_000 else { return nil }
         return value
     }
 
     /// "1", "true", "yes" (any case) → true.
     public static func flag(_ text: String) -> Bool {
-        ["1", "true", "yes"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+        ["1", "true", "yes"].contains(text.trimmingSpaces().lowercased())
     }
 
     /// The image type of picture bytes from their signature, else "application/octet-stream".
@@ -42,5 +42,23 @@ public enum TagValues {
         if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
         if bytes.starts(with: Array("BM".utf8)) { return "image/bmp" }
         return "application/octet-stream"
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs — what Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` removes (Unicode category Zs, U+0009 and, as
+    /// Foundation has it, U+200B ZERO WIDTH SPACE), without
+    /// its round trip through UTF-16, which showed in library scans.
+    package func trimmingSpaces() -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = unicodeScalars
+        guard let first = scalars.first, let last = scalars.last else { return "" }
+        if !isSpace(first) && !isSpace(last) { return String(self) }
+        guard let start = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let end = scalars.lastIndex(where: { !isSpace($0) })!
+        return String(String.UnicodeScalarView(scalars[start...end]))
     }
 }

@@ -99,7 +99,7 @@ public enum WAVFile {
             if size & 1 == 1 { _ = try? r.skip(1) }
             let bytes = raw.prefix { $0 != 0 }
             var text = String(validating: bytes, as: UTF8.self) ?? ID3Text.latin1(bytes)
-            text = text.trimmingCharacters(in: .whitespaces)
+            text = text.trimmingSpaces()
             guard !text.isEmpty else { continue }
             switch id {
             case "INAM": tags.title = text

@@ -27,6 +27,16 @@ struct TextDecodingTests {
         #expect(ID3Text.latin1(Array("plain".utf8)) == "plain")
     }
 
+    @Test("trimming spaces agrees with Foundation's .whitespaces")
+    func trimming() {
+        let pieces = [" ", "\t", "\u{A0}", "\u{2003}", "\u{3000}", "\n", "a", "é", "b c", "\u{200B}", "", "日本"]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces), "\(text.unicodeScalars.map(\.value))")
+        }
+    }
+
     @Test("MP4 atom constants are the codes of their names")
     func atoms() {
         let pairs: [(UInt32, String)] = [

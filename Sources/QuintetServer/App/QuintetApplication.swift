@@ -56,6 +56,7 @@ public enum QuintetApplication {
         if let library {
             let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)
             LibraryRoutes.add(to: router, library: library, auth: auth, media: media)
+            SubsonicAPI.add(to: router, library: library, auth: auth, media: media)
         }
         return router
     }

@@ -1,0 +1,68 @@
+import Foundation
+import LibraryCore
+
+/// stream, download, getCoverArt: bytes through the same `MediaResponder` as
+/// `/api/library/*` (ranges, ffmpeg transcodes, cached thumbnails).
+extension SubsonicAPI {
+    static let mediaHandlers: [String: Handler] = [
+        "stream": { api, call in try await api.stream(call) },
+        "download": { api, call in
+            let id = try SubsonicID.expect(try call.params.required("id"), .song)
+            let song = try api.catalog.song(id: id)
+            let url = try api.catalog.fileURL(of: song)
+            return .response(try await api.media.file(url, contentType: song.contentType, request: call.request,
+                                                      context: call.context, download: url.lastPathComponent))
+        },
+        "getCoverArt": { api, call in try await api.coverArt(call) },
+    ]
+
+    /// stream: the original file (with ranges) unless `format` names mp3 or opus, or
+    /// `maxBitRate` (kbit/s, 0 = no limit) is below the file's bitrate — then an ffmpeg
+    /// transcode (mp3 unless opus was asked for). `format=raw` always sends the original.
+    func stream(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let id = try SubsonicID.expect(try call.params.required("id"), .song)
+        let song = try catalog.song(id: id)
+        let url = try catalog.fileURL(of: song)
+        let maxKbps = try call.params.int("maxBitRate", clampedTo: 0...1_000_000) ?? 0
+        let requested = call.params["format"]?.lowercased()
+        let overLimit = maxKbps > 0 && (song.bitrate ?? Int.max) > maxKbps * 1000
+        var target: MediaResponder.TranscodeFormat?
+        switch requested {
+        case "raw": target = nil
+        case let name? where MediaResponder.TranscodeFormat(rawValue: name) != nil:
+            let format = MediaResponder.TranscodeFormat(rawValue: name)!
+            let same = format == .mp3 ? song.suffix == "mp3" : song.codec == "opus"
+            target = same && !overLimit ? nil : format
+        default:
+            // No format, or one Quintet cannot make: the original unless it is too heavy.
+            target = overLimit ? .mp3 : nil
+        }
+        guard let target else {
+            return .response(try await media.file(url, contentType: song.contentType, request: call.request, context: call.context))
+        }
+        let kbps = maxKbps > 0 ? min(max(maxKbps, MediaResponder.bitrates.lowerBound), MediaResponder.bitrates.upperBound) : nil
+        return .response(try await media.transcode(url, format: target, bitrate: kbps, request: call.request))
+    }
+
+    /// getCoverArt: `id` is an album (`al-`), song (`tr-`), artist (`ar-`) or playlist
+    /// (`pl-`, its first song's cover); a bare number is an album. `size` asks for a JPEG
+    /// thumbnail at most size × size (clamped to 16–1024); 0 or none sends the original.
+    func coverArt(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let text = try call.params.required("id")
+        let source: CoverSource?
+        switch SubsonicID(text) ?? SubsonicID.number(Substring(text)).map(SubsonicID.album) {
+        case .album(let id)?: source = try catalog.cover(albumID: id)
+        case .song(let id)?: source = try catalog.cover(songID: id)
+        case .artist(let id)?: source = try catalog.cover(artistID: id)
+        case .playlist(let id)?:
+            let songs = try catalog.playlist(id: id, userID: call.userID).1
+            source = try songs.first.flatMap { try catalog.cover(songID: $0.id) }
+        case nil: throw SubsonicError(.notFound, "no cover art with id '\(text.prefix(40))'")
+        }
+        guard let source else { throw SubsonicError(.notFound, "\(text.prefix(40)) has no cover art") }
+        let requested = try call.params.int("size", clampedTo: 0...1_000_000) ?? 0
+        let size = requested > 0
+            ? min(max(requested, MediaResponder.thumbnailSizes.lowerBound), MediaResponder.thumbnailSizes.upperBound) : nil
+        return .response(try await media.cover(source, catalog: catalog, size: size))
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LibraryCore
+import QuintetStore
+
+/// One authenticated Subsonic call: the request, its parameters and who sent it.
+struct SubsonicCall: Sendable {
+    let request: Request
+    let context: BasicRequestContext
+    let params: SubsonicParameters
+    let user: User
+    var userID: Int64 { user.id ?? 0 }
+}
+
+/// What an endpoint answers: a `subsonic-response` document, or bytes (stream, covers).
+enum SubsonicReply: Sendable {
+    case payload(SubsonicPayload)
+    case response(Response)
+
+    static let ok = SubsonicReply.payload(.empty)
+    static func payload(_ name: String, _ element: SubsonicElement) -> SubsonicReply { .payload(SubsonicPayload(name, element)) }
+}
+
+/// The Subsonic API 1.16.1 with OpenSubsonic extensions under `/rest/` (docs/subsonic.md):
+/// `/rest/<endpoint>` and `/rest/<endpoint>.view`, GET, POST (form-encoded) and HEAD.
+/// Answers are XML unless `f=json` (or `f=jsonp&callback=…`); errors are `<error>` documents
+/// with HTTP 200, as the protocol has it.
+struct SubsonicAPI: Sendable {
+    static let apiVersion = "1.16.1"
+    /// Largest form body read from a POST (a playlist of many thousand songs fits).
+    static let maxFormBytes = 2 << 20
+
+    let library: LibraryService
+    let auth: SubsonicAuth
+    let media: MediaResponder
+    var catalog: Catalog { library.catalog }
+
+    static func add(to router: Router<BasicRequestContext>, library: LibraryService, auth: Authenticator, media: MediaResponder) {
+        let api = SubsonicAPI(library: library, auth: SubsonicAuth(authenticator: auth), media: media)
+        let handle: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
+            await api.handle(request, context: context)
+        }
+        for method in [HTTPRequest.Method.get, .post, .head] {
+            router.on("rest/:endpoint", method: method, use: handle)
+        }
+    }
+
+    typealias Handler = @Sendable (SubsonicAPI, SubsonicCall) async throws -> SubsonicReply
+
+    /// Every endpoint by name.
+    static let handlers: [String: Handler] = {
+        var table: [String: Handler] = [:]
+        for (name, handler) in systemHandlers { table[name] = handler }
+        for (name, handler) in browsingHandlers { table[name] = handler }
+        for (name, handler) in mediaHandlers { table[name] = handler }
+        for (name, handler) in userHandlers { table[name] = handler }
+        return table
+    }()
+
+    /// Endpoints a client may call without signing in (OpenSubsonic: the extension list).
+    static let publicHandlers: [String: @Sendable () -> SubsonicPayload] = [
+        "getOpenSubsonicExtensions": {
+            var formPost = SubsonicElement()
+            formPost.set("name", "formPost")
+            formPost.add("versions", values: [.int(1)])
+            var list = SubsonicElement()
+            list.add("openSubsonicExtensions", list: [formPost])
+            // The list sits directly in the response: `"openSubsonicExtensions": [ … ]`.
+            return SubsonicPayload(name: nil, element: list)
+        },
+    ]
+
+    func handle(_ request: Request, context: BasicRequestContext) async -> Response {
+        var params = SubsonicParameters(formEncoded: request.uri.query ?? "")
+        var format = SubsonicFormat(parameter: params["f"], callback: params["callback"])
+        do {
+            if request.method == .post, let type = request.headers[.contentType]?.lowercased(),
+               type.hasPrefix("application/x-www-form-urlencoded") {
+                let body = try await request.body.collect(upTo: Self.maxFormBytes)
+                params.add(formEncoded: String(buffer: body))
+                format = SubsonicFormat(parameter: params["f"], callback: params["callback"])
+            }
+            var name = context.parameters.get("endpoint") ?? ""
+            if name.hasSuffix(".view") { name.removeLast(5) }
+            if let answer = Self.publicHandlers[name] {
+                return Self.document(status: "ok", answer(), format: format)
+            }
+            guard let handler = Self.handlers[name] else {
+                throw SubsonicError(.notFound, "Quintet does not implement the Subsonic endpoint '\(name.prefix(60))'")
+            }
+            let user = try await auth.user(params)
+            let call = SubsonicCall(request: request, context: context, params: params, user: user)
+            switch try await handler(self, call) {
+            case .payload(let payload): return Self.document(status: "ok", payload, format: format)
+            case .response(let response): return response
+            }
+        } catch let error as SubsonicError {
+            // A wrong password or token costs the caller a quarter second, as bcrypt does,
+            // so guessing tokens (a cheap MD5 here) is no faster than guessing passwords.
+            if error.code == .wrongCredentials { try? await Task.sleep(for: .milliseconds(250)) }
+            return Self.failure(error, format: format)
+        } catch let error as CatalogError {
+            return Self.failure(.from(error), format: format)
+        } catch let error as APIError {
+            // A range outside the file stays an HTTP 416 (players retry without it); the rest
+            // become Subsonic errors.
+            if error.status == .rangeNotSatisfiable { return error.makeResponse() }
+            return Self.failure(SubsonicError(error.status == .notFound ? .notFound : .generic, error.message), format: format)
+        } catch {
+            // A body over the limit and the like: errors the server knows how to explain.
+            if let known = APIError.from(error) {
+                return Self.failure(SubsonicError(known.status == .notFound ? .notFound : .generic, known.message), format: format)
+            }
+            context.logger.error("Subsonic call failed: \(String(describing: error))")
+            return Self.failure(SubsonicError(.generic, "the server failed to answer; the error is in its log"), format: format)
+        }
+    }
+
+    static func failure(_ error: SubsonicError, format: SubsonicFormat) -> Response {
+        document(status: "failed", SubsonicPayload("error", error.element), format: format)
+    }
+
+    /// A `subsonic-response` document with the status attributes and one payload.
+    static func document(status: String, _ payload: SubsonicPayload, format: SubsonicFormat) -> Response {
+        var root = SubsonicElement()
+        root.set("status", status)
+        root.set("version", apiVersion)
+        root.set("type", "quintet")
+        root.set("serverVersion", QuintetVersion.current)
+        root.set("openSubsonic", true)
+        if let name = payload.name { root.add(name, payload.element) } else { root.merge(payload.element) }
+        let text = SubsonicRenderer.document(root, format: format)
+        return Response(status: .ok, headers: [.contentType: format.contentType, .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
