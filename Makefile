@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo fuzz clean
+.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo bench-scan fuzz clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -36,9 +36,10 @@ e2e: bootstrap
 bootstrap:
 	bash scripts/bootstrap.sh
 
-# Benchmarks, never part of `make test`: the real FFT next to numpy's rfft, and tempo
-# estimation next to aubio and librosa on the held-out synthesised set.
-bench: bench-fft bench-tempo
+# Benchmarks, never part of `make test`: the real FFT next to numpy's rfft, tempo
+# estimation next to aubio and librosa on the held-out synthesised set, and the library scan
+# next to mutagen and tinytag.
+bench: bench-fft bench-tempo bench-scan
 
 bench-fft:
 	bash scripts/bench-fft.sh
@@ -46,6 +47,11 @@ bench-fft:
 # Tempo accuracy and CPU against aubio and librosa; SET=smoke|dev|test (default test).
 bench-tempo:
 	bash scripts/bench-tempo --set $(or $(SET),test) --by-style
+
+# Library scan files/s next to mutagen and tinytag on ../shared/library-bench (LIBRARY_BENCH=DIR
+# to use another copy); FILES (default 20000) and RUNS (default 3).
+bench-scan:
+	bash scripts/bench-scan.sh --files $(or $(FILES),20000) --runs $(or $(RUNS),3)
 
 # Fuzz targets for parsers of untrusted bytes (Fuzz/, libFuzzer), never part of `make test`;
 # FUZZ_SECONDS per target (default 60).

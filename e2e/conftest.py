@@ -31,6 +31,11 @@ ADMIN_PASSWORD = os.environ.get("QUINTET_ADMIN_PASSWORD", "e2e-admin-password") 
 STOP_TIMEOUT = 15  # seconds between SIGTERM and exit
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "bug(text): a known bug of Quintet the test exposes; the test fails until it is fixed")
+
+
 @dataclass
 class Server:
     """A running `quintet serve`: where it listens, where it keeps data and logs."""
@@ -88,19 +93,20 @@ def tail(text: str, lines: int = 40) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    """Starts `quintet serve` once for the session and stops it with SIGTERM at the end."""
+def start_server(data_dir: Path, log_path: Path, extra_args: tuple[str, ...] = ()) -> Server:
+    """Starts `quintet serve` on a free loopback port with `data_dir` and waits for /healthz.
+
+    `extra_args` are added to the command line, e.g. ("--library", "/some/folder") to serve
+    that folder instead of the demo library."""
     binary = quintet_binary()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    data_dir = tmp_path_factory.mktemp("quintet-data")
-    log_path = ARTIFACTS / "server.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
     port = free_port()
     command = [
         str(binary), "serve",
         "--host", "127.0.0.1", "--port", str(port),
         "--data", str(data_dir), "--web", str(REPO / "Web"),
         "--log-level", "info",
+        *extra_args,
     ]
     env = dict(os.environ, QUINTET_ADMIN_PASSWORD=ADMIN_PASSWORD)
     with open(log_path, "wb") as log:
@@ -121,9 +127,12 @@ def server(tmp_path_factory: pytest.TempPathFactory):
             process.wait()
             pytest.fail(f"/healthz did not answer 200 within {START_TIMEOUT} s:\n{tail(running.log())}")
         time.sleep(0.1)
+    return running
 
-    yield running
 
+def stop_server(running: Server) -> None:
+    """Stops a server with SIGTERM and checks a clean exit (code 0, database closed cleanly)."""
+    process = running.process
     process.send_signal(signal.SIGTERM)
     try:
         code = process.wait(timeout=STOP_TIMEOUT)
@@ -134,6 +143,14 @@ def server(tmp_path_factory: pytest.TempPathFactory):
     log_text = running.log()
     assert code == 0, f"quintet serve exited with {code} after SIGTERM:\n{tail(log_text)}"
     assert "database closed cleanly" in log_text, f"no clean database close in the log:\n{tail(log_text)}"
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    """Starts `quintet serve` once for the session and stops it with SIGTERM at the end."""
+    running = start_server(tmp_path_factory.mktemp("quintet-data"), ARTIFACTS / "server.log")
+    yield running
+    stop_server(running)
 
 
 @pytest.fixture(scope="session")
