@@ -85,7 +85,8 @@ public final class Catalog: Sendable {
         al.title AS album_title, s.album_id, aa.name AS album_artist, al.artist_id AS album_artist_id,
         s.track, s.disc, s.year, s.genre, s.composer, s.duration, s.bitrate, s.sample_rate, s.channels,
         s.bpm, s.bpm_source, s.format, s.codec, s.size, s.compilation, s.has_picture, s.play_count,
-        st.starred_at, s.created_at
+        st.starred_at, s.created_at,
+        (s.has_picture OR al.cover_path IS NOT NULL OR al.cover_song_id IS NOT NULL) AS has_cover
         """
 
     /// `FROM` and joins of a song query; the one argument is the user id for stars.
@@ -100,7 +101,7 @@ public final class Catalog: Sendable {
                     year: row[11], genre: row[12], composer: row[13], duration: row[14], bitrate: row[15],
                     sampleRate: row[16], channels: row[17], bpm: row[18], bpmSource: row[19], format: row[20],
                     codec: row[21], size: row[22], compilation: row[23], hasPicture: row[24], playCount: row[25],
-                    starred: row[26], created: row[27])
+                    starred: row[26], created: row[27], hasCover: row[28])
     }
 
     /// Songs matching a `WHERE` clause (written in terms of `s`, `al`, `aa`), in `order`.

@@ -38,6 +38,8 @@ public struct CatalogSong: Sendable, Equatable, Codable {
     public var starred: Double?
     /// When it entered the catalog.
     public var created: Double
+    /// Whether `/songs/{id}/cover` has an image: its own picture, else its album's cover.
+    public var hasCover: Bool = false
 
     /// The file name's extension, lower case ("mp3").
     public var suffix: String {

@@ -113,6 +113,11 @@ public struct CatalogScanner: Sendable {
                     for file in batches[b] {
                         do {
                             let info = try MediaReader.read(path: rootPath + "/" + file.path)
+                            // Tags alone do not make a song (an MP3 cut inside its tag has
+                            // no audio frame; MediaTags still returns the tags it read).
+                            guard info.stream.sampleRate != nil || info.stream.duration != nil else {
+                                throw CatalogError.invalid("no audio: the file holds tags but no audio stream (cut short?)")
+                            }
                             batch.files.append(ScannedFile(file: file, info: info, names: &names))
                         } catch {
                             batch.issues.append(ScanIssue(path: file.path, reason: String(describing: error)))

@@ -36,6 +36,11 @@ struct CatalogTests {
         try Data("just text".utf8).write(to: r.appendingPathComponent("Band/notes.txt"))
         try Data("not a flac".utf8).write(to: r.appendingPathComponent("Band/broken.flac"))
         try Data().write(to: r.appendingPathComponent("Band/empty.mp3"))
+        // An ID3v2.3 tag (TIT2 "Cut Short") and not one audio frame: tags alone are no song.
+        let text = Array("Cut Short".utf8)
+        let frame = Array("TIT2".utf8) + [0, 0, 0, UInt8(text.count + 1), 0, 0, 0] + text
+        try Data(Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, UInt8(frame.count)] + frame)
+            .write(to: r.appendingPathComponent("Band/tagonly.mp3"))
         try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]).write(to: r.appendingPathComponent("Cafe/folder.jpg"))
     }
 
@@ -45,9 +50,10 @@ struct CatalogTests {
         defer { f.remove() }
         try Self.plantLibrary(f)
         let report = try f.scan()
-        #expect(report.files == 11)
+        #expect(report.files == 12)
         #expect(report.songs == 10)
-        #expect(Set(report.errors.map(\.path)) == ["Band/broken.flac", "Band/empty.mp3"])
+        #expect(Set(report.errors.map(\.path)) == ["Band/broken.flac", "Band/empty.mp3", "Band/tagonly.mp3"])
+        #expect(report.errors.first { $0.path == "Band/tagonly.mp3" }?.reason.contains("no audio") == true)
         #expect(report.errors.allSatisfy { !$0.reason.isEmpty })
         let artists = try f.catalog.artists(userID: nil).map(\.name)
         // "The Band", "  the   BAND " are one artist; "Café" composed and decomposed are one.
@@ -108,7 +114,7 @@ struct CatalogTests {
         try Self.plantLibrary(f)
         _ = try f.scan()
         let unchanged = try f.scan()
-        #expect(unchanged.read == 1) // only the unreadable file is tried again
+        #expect(unchanged.read == 2) // only the two unreadable files are tried again
         #expect(unchanged.unchanged == 10)
         let user = try f.user("ada")
         let song = try f.song("Second Song")
@@ -120,7 +126,7 @@ struct CatalogTests {
         try FileManager.default.removeItem(at: f.root.appendingPathComponent("Cafe/02.flac"))
         try FLACFixture.write(f.root, "New/01.flac", ["TITLE=Fresh", "ARTIST=Newcomer", "ALBUM=Debut"])
         let report = try f.scan()
-        #expect(report.read == 3) // changed + new + the unreadable one
+        #expect(report.read == 4) // changed + new + the two unreadable ones
         #expect(report.removed == 1)
         #expect(report.songs == 10)
         let edited = try f.catalog.song(id: song.id, userID: user)

@@ -133,11 +133,14 @@ struct LibraryRouteTests {
                 #expect(song["album"] as? String == "Album" && song["bpm"] as? Double == 128 && song["bpm_source"] as? String == "tag")
                 #expect(abs((song["duration"] as? Double ?? 0) - 3) < 0.1)
                 #expect(song["has_picture"] as? Bool == true && song["content_type"] as? String == "audio/mpeg")
+                #expect(song["cover_url"] as? String == "/api/library/songs/\(mp3)/cover")
             }
             try await client.execute(uri: "/api/library/songs/\(mp3)/related", method: .get, headers: auth) { response in
                 let body = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [[String: Any]]])
                 #expect(body["covers"]?.map { $0["id"] as? Int64 } == [flac])
                 #expect(body["covers"]?.first?["path"] as? String == "02.flac")
+                // The FLAC has no picture and its album no cover: no cover_url to a 404.
+                #expect(body["covers"]?.first?["id"] != nil && body["covers"]?.first?["cover_url"] as? String == nil)
                 #expect(body["identical"]?.isEmpty == true)
             }
             try await client.execute(uri: "/api/library/search?q=glass", method: .get, headers: auth) { response in

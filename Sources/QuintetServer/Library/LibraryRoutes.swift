@@ -15,7 +15,7 @@ enum LibraryRoutes {
         let bpmSource: String?, format: String, codec: String, suffix: String, contentType: String, size: Int64
         let compilation: Bool, hasPicture: Bool, playCount: Int, starred: Double?, streamURL: String, coverURL: String?
 
-        init(_ s: CatalogSong, albumHasCover: Bool = true) {
+        init(_ s: CatalogSong) {
             id = s.id; path = s.path; title = s.title; artist = s.artist; artistID = s.artistID; album = s.album
             albumID = s.albumID; albumArtist = s.albumArtist; albumArtistID = s.albumArtistID; track = s.track
             disc = s.disc; year = s.year; genre = s.genre; composer = s.composer; duration = s.duration
@@ -23,7 +23,7 @@ enum LibraryRoutes {
             format = s.format; codec = s.codec; suffix = s.suffix; contentType = s.contentType; size = s.size
             compilation = s.compilation; hasPicture = s.hasPicture; playCount = s.playCount; starred = s.starred
             streamURL = "/api/library/songs/\(s.id)/stream"
-            coverURL = s.hasPicture || albumHasCover ? "/api/library/songs/\(s.id)/cover" : nil
+            coverURL = s.hasCover ? "/api/library/songs/\(s.id)/cover" : nil
         }
     }
 
@@ -155,7 +155,7 @@ enum LibraryRoutes {
             return try json(try mapped {
                 let album = try catalog.album(id: id, userID: user.id)
                 return Detail(album: AlbumView(album),
-                              songs: try catalog.songs(ofAlbum: id, userID: user.id).map { SongView($0, albumHasCover: album.hasCover) })
+                              songs: try catalog.songs(ofAlbum: id, userID: user.id).map { SongView($0) })
             })
         }
         api.get("albums/:id/cover") { request, context -> Response in
