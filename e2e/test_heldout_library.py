@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -153,11 +156,44 @@ def test_cli_rescan_unchanged_reports_the_same(heldout, cli_scans):
 
 
 def test_unreadable_file_and_folder(heldout, cli_scans):
-    if "unreadable file and folder" in heldout.skipped:
-        pytest.skip(heldout.skipped["unreadable file and folder"])
-    first, _ = cli_scans
-    paths = {e["path"] for e in first["errors"]}
-    assert {"Broken/locked.mp3", "Closed"} <= paths, first["errors"]
+    if "unreadable file and folder" not in heldout.skipped:
+        first, _ = cli_scans
+        paths = {e["path"] for e in first["errors"]}
+        assert {"Broken/locked.mp3", "Closed"} <= paths, first["errors"]
+        return
+    # Root reads everything, so the generator could not plant the case: scan a small library
+    # with a chmod-000 file and folder as the unprivileged user nobody instead.
+    song = next(p for p in sorted(heldout.songs) if p.endswith(".mp3"))
+    base = Path(tempfile.mkdtemp(prefix="quintet-locked-", dir="/tmp"))
+    try:
+        base.chmod(0o755)
+        library, data = base / "lib", base / "data"
+        for folder in (library / "Broken", library / "Closed", data):
+            folder.mkdir(parents=True)
+            folder.chmod(0o755)
+        library.chmod(0o755)
+        for target in ("ok.mp3", "Broken/locked.mp3", "Closed/hidden.mp3"):
+            shutil.copyfile(Path(heldout.root) / song, library / target)
+            (library / target).chmod(0o644)
+        (library / "Broken" / "locked.mp3").chmod(0)
+        (library / "Closed").chmod(0)
+        os.chown(data, 65534, 65534)
+        # A copy of the binary where nobody can reach it (a checkout may sit in a 0700 folder).
+        binary = base / "quintet"
+        shutil.copy2(quintet_binary(), binary)
+        binary.chmod(0o755)
+        done = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                               str(binary), "scan", str(library), "--data", str(data), "--json"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        reasons = {e["path"]: e["reason"] for e in result["errors"]}
+        assert set(reasons) == {"Broken/locked.mp3", "Closed"}, result
+        assert all("ermission" in reason for reason in reasons.values()), reasons
+        assert result["songs"] == 1 and result["files"] == 2, result
+    finally:
+        (base / "lib" / "Closed").chmod(0o755)
+        shutil.rmtree(base, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------------------------
