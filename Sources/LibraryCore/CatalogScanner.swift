@@ -55,8 +55,10 @@ public struct ScanReport: Sendable, Equatable, Codable {
 /// records that it has one).
 public struct CatalogScanner: Sendable {
     public let catalog: Catalog
-    /// Files per write transaction (and per progress update).
-    public var batchSize = 1024
+    /// Files per write transaction (and per progress update). Each commit rewrites the pages
+    /// of the indexes that grow in random order (artist ids, name keys) to the WAL, so fewer,
+    /// larger commits write less: 1,024 wrote four times the catalog's size for 20,000 files.
+    public var batchSize = 2048
 
     public init(catalog: Catalog) {
         self.catalog = catalog
@@ -112,7 +114,7 @@ public struct CatalogScanner: Sendable {
                     batch.files.reserveCapacity(batches[b].count)
                     for file in batches[b] {
                         do {
-                            let info = try MediaReader.read(path: rootPath + "/" + file.path)
+                            let info = try MediaReader.read(path: rootPath + "/" + file.path, size: Int(file.size))
                             // Tags alone do not make a song (an MP3 cut inside its tag has
                             // no audio frame; MediaTags still returns the tags it read).
                             guard info.stream.sampleRate != nil || info.stream.duration != nil else {

@@ -43,10 +43,18 @@ public final class FileByteSource: ByteSource {
     public let count: Int
     public let path: String
 
-    public init(path: String) throws {
+    /// Opens `path`. A caller that has just listed the file (a library scan) passes its
+    /// `size` and saves the `fstat`; the file must then be known to be a regular file.
+    public init(path: String, size: Int? = nil) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw MediaTagsError.io("\(path): cannot open (\(String(cString: strerror(errno))))")
+        }
+        if let size, size >= 0 {
+            descriptor = fd
+            self.path = path
+            count = size
+            return
         }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

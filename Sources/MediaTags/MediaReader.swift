@@ -13,8 +13,9 @@ import Foundation
 /// ```
 public enum MediaReader {
     /// Reads a file on disk. Throws `MediaTagsError` (`.io`, `.unrecognized`, `.malformed`).
-    public static func read(path: String) throws -> MediaInfo {
-        let source = try FileByteSource(path: path)
+    /// `size`, when the caller has just listed the regular file, saves a system call.
+    public static func read(path: String, size: Int? = nil) throws -> MediaInfo {
+        let source = try FileByteSource(path: path, size: size)
         guard source.count > 0 else { throw MediaTagsError.unrecognized("\(path) is empty") }
         return try read(source)
     }
