@@ -442,17 +442,6 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// Which of these albums have a cover (for lists of songs that name their cover art).
-    public func albumIDsWithCover(among ids: Set<Int64>) throws -> Set<Int64> {
-        guard !ids.isEmpty else { return [] }
-        return try database.pool.read { db in
-            Set(try Int64.fetchAll(db, sql: """
-                SELECT id FROM library_album WHERE (cover_path IS NOT NULL OR cover_song_id IS NOT NULL)
-                AND id IN (\(ids.map(String.init).joined(separator: ",")))
-                """))
-        }
-    }
-
     /// Which of these artists own an album with a cover (what `cover(artistID:)` can show).
     public func artistIDsWithCover(among ids: Set<Int64>) throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }

@@ -44,7 +44,7 @@ extension SubsonicAPI {
             let found = try api.catalog.album(id: id, userID: call.userID)
             var album = SubsonicViews.album(found)
             let songs = try api.catalog.songs(ofAlbum: id, userID: call.userID)
-            album.add("song", list: songs.map { SubsonicViews.song($0, albumsWithCover: found.hasCover ? [id] : []) })
+            album.add("song", list: songs.map { SubsonicViews.song($0) })
             return .payload("album", album)
         },
         "getSong": { api, call in
@@ -70,7 +70,7 @@ extension SubsonicAPI {
                 directory.set("name", album.title)
                 directory.set("starred", SubsonicViews.date(album.starred))
                 directory.add("child", list: try api.catalog.songs(ofAlbum: id, userID: call.userID).map {
-                    SubsonicViews.song($0, albumsWithCover: album.hasCover ? [id] : [])
+                    SubsonicViews.song($0)
                 })
             default:
                 throw SubsonicError(.notFound, "no directory with id '\(text.prefix(40))': directories are artists (ar-…) and albums (al-…)")

@@ -14,10 +14,9 @@ enum SubsonicViews {
         return Date(timeIntervalSince1970: seconds.rounded(.down)).ISO8601Format()
     }
 
-    /// A song (`Child`). `albumsWithCover` says which album ids have a cover; nil means
-    /// "assume yes". Every song carries `bpm` (0 while unknown) and `path` (relative to the
-    /// library root).
-    static func song(_ s: CatalogSong, albumsWithCover: Set<Int64>? = nil) -> SubsonicElement {
+    /// A song (`Child`): its cover art is its own picture, else its album's cover, else none.
+    /// Every song carries `bpm` (0 while unknown) and `path` (relative to the library root).
+    static func song(_ s: CatalogSong) -> SubsonicElement {
         var e = SubsonicElement()
         e.set("id", SubsonicID.song(s.id))
         e.set("parent", SubsonicID.album(s.albumID))
@@ -30,7 +29,7 @@ enum SubsonicViews {
         e.set("genre", s.genre)
         if s.hasPicture {
             e.set("coverArt", SubsonicID.song(s.id))
-        } else if albumsWithCover?.contains(s.albumID) ?? true {
+        } else if s.hasCover {
             e.set("coverArt", SubsonicID.album(s.albumID))
         }
         e.set("size", s.size)
@@ -62,10 +61,9 @@ enum SubsonicViews {
         return e
     }
 
-    /// Songs with their cover art decided by one query for the albums involved.
+    /// Songs as `Child` elements.
     static func songs(_ list: [CatalogSong], catalog: Catalog) throws -> [SubsonicElement] {
-        let covered = try catalog.albumIDsWithCover(among: Set(list.filter { !$0.hasPicture }.map(\.albumID)))
-        return list.map { song($0, albumsWithCover: covered) }
+        list.map { song($0) }
     }
 
     /// Artists with their cover art decided by one query.
