@@ -48,6 +48,7 @@ let package = Package(
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "MediaTags", targets: ["MediaTags"]),
         .library(name: "Tempo", targets: ["Tempo"]),
+        .library(name: "Cadence", targets: ["Cadence"]),
     ],
     dependencies: dependencies,
     targets: [
@@ -74,7 +75,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "MusicGraph", dependencies: ["LibraryCore"], swiftSettings: swiftSettings),
-        .target(name: "Cadence", swiftSettings: swiftSettings),
+        .target(name: "Cadence", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(name: "Radio", dependencies: ["QuintetStore", "AudioCore", grdb], swiftSettings: swiftSettings),
         .target(name: "Crowd", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
         .target(name: "Physics2D", swiftSettings: swiftSettings),
@@ -99,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "quintet",
             dependencies: [
-                "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "MediaTags", "LibraryCore",
+                "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -111,6 +112,7 @@ let package = Package(
         .testTarget(name: "LibraryCoreTests", dependencies: ["LibraryCore", "QuintetStore", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "CadenceTests", dependencies: ["Cadence", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "QuintetStoreTests", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
         .testTarget(
             name: "QuintetServerTests",

@@ -1,0 +1,141 @@
+import Foundation
+
+/// Quintet's cadence estimator: a timeline of steps per minute, one reading per second,
+/// from timestamped 3-axis accelerometer samples at any rate from 20 to 200 Hz.
+///
+/// The chain (docs/runner.md): samples → magnitude resampled to a 50 Hz grid (gaps over
+/// 0.5 s split the log) → minus gravity → band-pass 0.5–5 Hz → for each second, the
+/// normalised unbiased autocorrelation of the 4 s window centred on it (after
+/// Moe-Nilssen & Helbostad, J. Biomech. 2004) → the step lag, told from the stride lag
+/// (the first peak that reaches 40 % of the strongest) → sub-sample lags by parabolic
+/// interpolation → cadence = 60 / step period.
+///
+/// ```swift
+/// let analysis = CadenceEstimator().analyze(samples)
+/// analysis.readings.last?.spm   // 171.8
+/// ```
+public struct CadenceEstimator: CadenceEstimating {
+    /// Grid rate (Hz) the samples are resampled to.
+    public var gridRate = 50.0
+    /// Window length, seconds (the truth for a second is the mean step over 4 s around it).
+    public var window = 4.0
+    /// Shortest window (s) worth estimating when a segment is shorter than `window`.
+    public var minimumWindow = 2.5
+    /// Gaps (s) longer than this split the log.
+    public var maxGap = 0.5
+    /// Cadences outside this range are not reported (spm).
+    public var cadenceRange: ClosedRange<Double> = 60...230
+    /// Below this RMS of the band-passed magnitude (g) the wearer is still.
+    public var stillRMS = 0.04
+    /// Below this autocorrelation peak the signal is not periodic enough to be gait.
+    public var minimumPeak = 0.3
+    /// Cadence (spm) from which a moving window counts as running.
+    public var runningCadence = 140.0
+    /// A peak at a shorter lag than the strongest one is the step when it reaches this share of it.
+    public var stepShare = 0.4
+
+    /// Relative gap between the counted and the autocorrelation cadence above which the
+    /// window is taken to hold a change of pace.
+    public var changeTolerance = 0.04
+
+    public init() {}
+
+    public func analyze(_ samples: [AccelerationSample]) -> CadenceAnalysis {
+        var grid = UniformGrid(samples: samples, rate: gridRate, maxGap: maxGap)
+        guard !grid.values.isEmpty else { return CadenceAnalysis(readings: []) }
+        for segment in grid.segments { bandPass(&grid.values, segment) }
+        let seconds = Int(Double(grid.values.count - 1) / gridRate)
+        var readings = [CadenceReading]()
+        readings.reserveCapacity(seconds + 1)
+        var steps = 0.0
+        let width = Int(window * gridRate), minimum = Int(minimumWindow * gridRate)
+        grid.values.withUnsafeBufferPointer { values in
+            for second in 0...seconds {
+                let centre = grid.index(at: Double(second))
+                var reading = CadenceReading(t: Double(second), spm: nil, confidence: 0, regularity: 0, state: .still, steps: 0)
+                if let segment = grid.segments.first(where: { $0.contains(centre) }), segment.count >= minimum {
+                    let length = min(width, segment.count)
+                    let lower = min(max(centre - length / 2, segment.lowerBound), segment.upperBound - length)
+                    let estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[lower..<(lower + length)]))
+                    reading.spm = estimate.spm
+                    reading.confidence = estimate.confidence
+                    reading.regularity = estimate.regularity
+                    if let spm = estimate.spm { reading.state = spm >= runningCadence ? .running : .walking; steps += spm / 60 }
+                }
+                reading.steps = Int(steps.rounded())
+                readings.append(reading)
+            }
+        }
+        return CadenceAnalysis(readings: readings)
+    }
+
+    /// Magnitude minus gravity, then a 0.5 Hz high-pass and a 5 Hz low-pass (Butterworth, 2nd order each).
+    func bandPass(_ values: inout [Float], _ segment: Range<Int>) {
+        let settle = segment.prefix(Int(gridRate))
+        let mean = settle.reduce(Float(0)) { $0 + values[$1] } / Float(max(settle.count, 1))
+        var high = Biquad(lowPass: false, cutoff: 0.5, rate: gridRate)
+        var low = Biquad(lowPass: true, cutoff: 5, rate: gridRate)
+        for i in segment { values[i] = low.process(high.process(values[i] - mean)) }
+    }
+
+    struct WindowEstimate { var spm: Double?; var confidence = 0.0; var regularity = 0.0 }
+
+    /// The cadence of one band-passed window.
+    func estimateWindow(_ x: UnsafeBufferPointer<Float>) -> WindowEstimate {
+        let n = x.count
+        var energy = 0.0
+        for v in x { energy += Double(v * v) }
+        guard (energy / Double(n)).squareRoot() >= stillRMS else { return WindowEstimate() }
+        let minLag = Int((60 / cadenceRange.upperBound * gridRate).rounded(.down))
+        let maxStep = 60 / cadenceRange.lowerBound * gridRate
+        let maxLag = min(Int(2 * maxStep) + 2, n * 2 / 3)
+        let r = Autocorrelation.normalized(x, maxLag: maxLag)
+        let peaks = Autocorrelation.peaks(r, from: max(minLag, 2))
+        guard let strongest = peaks.filter({ $0.lag <= 2 * maxStep }).max(by: { $0.value < $1.value }),
+              strongest.value >= minimumPeak else { return WindowEstimate() }
+        // Step or stride? Every multiple of the step lag is a peak; with asymmetric gaits
+        // the even ones (strides) are the higher. The step is the first peak in the step
+        // range that reaches `stepShare` of the strongest; failing that, half the strongest.
+        let threshold = max(0.15, stepShare * strongest.value)
+        var step = strongest.lag > maxStep ? strongest.lag / 2 : strongest.lag
+        if let first = peaks.first(where: { $0.lag <= maxStep && $0.value >= threshold }), first.lag < step * 0.9 {
+            step = first.lag
+        }
+        guard step <= maxStep + 1 else { return WindowEstimate() }
+        // The stride peak (two steps) fixes the mean step more finely than the step peak.
+        var period = step, regularity = Autocorrelation.value(r, near: step, tolerance: 0.05)
+        if 2 * step <= Double(maxLag - 1), let stridePeak = Autocorrelation.peak(near: 2 * step, in: peaks, tolerance: 0.1), stridePeak.value > 0 {
+            period = stridePeak.lag / 2
+            regularity = stridePeak.value
+        }
+        var spm = 60 * gridRate / period
+        // When the pace changes inside the window, the autocorrelation follows the dominant
+        // pace while the truth is the mean step interval: count the steps instead.
+        if let counted = countedCadence(x, period: period), abs(counted - spm) > changeTolerance * spm {
+            spm = counted
+        }
+        guard cadenceRange.contains(spm) else { return WindowEstimate() }
+        let confidence = min(1, max(0, (max(regularity, strongest.value) - minimumPeak) / (0.9 - minimumPeak)))
+        return WindowEstimate(spm: spm, confidence: confidence, regularity: max(0, min(1, regularity)))
+    }
+
+    /// 60 / the mean interval between the step peaks of the window (peaks at least 0.6 of
+    /// `period` apart, each the highest of its neighbourhood, refined by a parabola).
+    func countedCadence(_ x: UnsafeBufferPointer<Float>, period: Double) -> Double? {
+        let n = x.count
+        guard n >= 3 else { return nil }
+        var candidates = [Int]()
+        for i in 1..<(n - 1) where x[i] > 0 && x[i] > x[i - 1] && x[i] >= x[i + 1] { candidates.append(i) }
+        let spacing = 0.6 * period
+        var accepted = [Int]()
+        for i in candidates.sorted(by: { x[$0] > x[$1] }) where accepted.allSatisfy({ abs(Double($0 - i)) >= spacing }) {
+            accepted.append(i)
+        }
+        guard accepted.count >= 3 else { return nil }
+        let times = accepted.sorted().map { i -> Double in
+            let a = Double(x[i - 1]), b = Double(x[i]), c = Double(x[i + 1]), d = a - 2 * b + c
+            return Double(i) + (d < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / d)) : 0)
+        }
+        return 60 * gridRate * Double(times.count - 1) / (times.last! - times.first!)
+    }
+}
