@@ -7,8 +7,8 @@ import QuintetServer
 /// `quintet bench`: micro-benchmarks of hot paths, for docs/ figures.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Time hot paths (the real FFT, related-song links, the scan's walk and tag reading) and print the figures.",
-        subcommands: [FFTBench.self, RelatedBench.self, ScanBench.self]
+        abstract: "Time hot paths (the real FFT, related-song links, the scan's walk and tag reading, cadence) and print the figures.",
+        subcommands: [FFTBench.self, RelatedBench.self, ScanBench.self, CadenceBench.self]
     )
 
     struct FFTBench: ParsableCommand {
