@@ -8,7 +8,10 @@ import Foundation
 /// normalised unbiased autocorrelation of the 4 s window centred on it (after
 /// Moe-Nilssen & Helbostad, J. Biomech. 2004) → the step lag, told from the stride lag
 /// (the first peak that reaches 40 % of the strongest) → sub-sample lags by parabolic
-/// interpolation → cadence = 60 / step period.
+/// interpolation → cadence = 60 / step period. Still: too little signal in the window or in
+/// its central 2 s, or no autocorrelation peak of 0.3. When the steps counted in the window
+/// disagree with that period by more than 4 % (the pace changed within it), the counted
+/// cadence wins, since the truth for a second is the mean step interval around it.
 ///
 /// ```swift
 /// let analysis = CadenceEstimator().analyze(samples)
@@ -86,6 +89,11 @@ public struct CadenceEstimator: CadenceEstimating {
         var energy = 0.0
         for v in x { energy += Double(v * v) }
         guard (energy / Double(n)).squareRoot() >= stillRMS else { return WindowEstimate() }
+        // The wearer may have stopped (or not yet started) around the centre: the 2 s there decide.
+        let centre = UnsafeBufferPointer(rebasing: x[max(0, n / 2 - Int(gridRate))..<min(n, n / 2 + Int(gridRate))])
+        var centreEnergy = 0.0
+        for v in centre { centreEnergy += Double(v * v) }
+        guard (centreEnergy / Double(max(centre.count, 1))).squareRoot() >= stillRMS else { return WindowEstimate() }
         let minLag = Int((60 / cadenceRange.upperBound * gridRate).rounded(.down))
         let maxStep = 60 / cadenceRange.lowerBound * gridRate
         let maxLag = min(Int(2 * maxStep) + 2, n * 2 / 3)
@@ -125,6 +133,7 @@ public struct CadenceEstimator: CadenceEstimating {
         let n = x.count
         guard n >= 3 else { return nil }
         var candidates = [Int]()
+        let highest = x.max() ?? 0
         for i in 1..<(n - 1) where x[i] > 0 && x[i] > x[i - 1] && x[i] >= x[i + 1] { candidates.append(i) }
         let spacing = 0.6 * period
         var accepted = [Int]()
@@ -136,6 +145,10 @@ public struct CadenceEstimator: CadenceEstimating {
             let a = Double(x[i - 1]), b = Double(x[i]), c = Double(x[i + 1]), d = a - 2 * b + c
             return Double(i) + (d < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / d)) : 0)
         }
+        // A missed or an extra step makes the count wrong: then keep the autocorrelation's.
+        let intervals = zip(times, times.dropFirst()).map { $1 - $0 }.sorted()
+        let median = intervals[intervals.count / 2]
+        guard intervals.first! > 0.45 * median, intervals.last! < 2.2 * median else { return nil }
         return 60 * gridRate * Double(times.count - 1) / (times.last! - times.first!)
     }
 }

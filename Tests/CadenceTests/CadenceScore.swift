@@ -13,12 +13,14 @@ struct CadenceScore: CustomStringConvertible {
     var stillSeconds = 0
     var stillWithCadence = 0
     var worst = [(String, Double, Double, Double)]() // trace, t, truth, estimate
+    /// Half-width (s) of the span around a second that must be all moving or all still.
+    var margin = 2.0
 
     mutating func add(_ trace: GaitGenerator.Trace, _ analysis: CadenceAnalysis) {
         for reading in analysis.readings {
             let second = reading.t.rounded()
             guard abs(second - reading.t) <= 0.5 else { continue }
-            switch trace.activity(at: second) {
+            switch trace.activity(at: second, half: margin) {
             case true?:
                 guard let truth = trace.truth(at: second) else { continue }
                 movingSeconds += 1
@@ -85,8 +87,9 @@ enum TraceSet {
         return traces
     }
 
-    static func score(_ estimator: any CadenceEstimating) -> CadenceScore {
+    static func score(_ estimator: any CadenceEstimating, margin: Double = 2) -> CadenceScore {
         var score = CadenceScore()
+        score.margin = margin
         for trace in traces() { score.add(trace, estimator.analyze(trace.samples)) }
         return score
     }
