@@ -28,10 +28,11 @@ public struct SensorLogError: Error, Equatable, CustomStringConvertible, Sendabl
 public enum SensorLog {
     /// The samples of a CSV or JSON Lines log (JSON Lines when the first non-blank character is `{`).
     public static func parse(_ data: Data) throws(SensorLogError) -> [AccelerationSample] {
-        let text = String(decoding: data, as: UTF8.self)
-        let first = text.first { !$0.isWhitespace }
-        guard first != nil else { throw SensorLogError(line: nil, "the log is empty") }
-        return first == "{" ? try parseJSONLines(text) : try parseCSV(text)
+        let bytes = [UInt8](data)
+        guard let first = bytes.first(where: { $0 != 32 && $0 != 9 && $0 != 10 && $0 != 13 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) else {
+            throw SensorLogError(line: nil, "the log is empty")
+        }
+        return first == UInt8(ascii: "{") ? try parseJSONLines(String(decoding: bytes, as: UTF8.self)) : try parseCSV(bytes: bytes)
     }
 
     /// Standard gravity, m/s².
@@ -42,7 +43,10 @@ public enum SensorLog {
         guard rows.count >= 2 else { throw SensorLogError(line: nil, "the log holds \(rows.count) sample(s); at least two are needed") }
         let scale = timeUnit?.seconds ?? inferTimeScale(rows)
         let origin = rows.map(\.time).min()!
-        let magnitudes = rows.map { ($0.x * $0.x + $0.y * $0.y + $0.z * $0.z).squareRoot() }.sorted()
+        let every = max(1, rows.count / 10_000) // a sample of rows is enough for a median
+        let magnitudes = stride(from: 0, to: rows.count, by: every).map { i in
+            (rows[i].x * rows[i].x + rows[i].y * rows[i].y + rows[i].z * rows[i].z).squareRoot()
+        }.sorted()
         let median = magnitudes[magnitudes.count / 2]
         let unit: Double
         switch median {
@@ -62,7 +66,7 @@ public enum SensorLog {
         if first > 1e17 { return 1e-9 }
         if first > 1e14 { return 1e-6 }
         if first > 1e11 { return 1e-3 }
-        var steps = zip(rows, rows.dropFirst()).map { $1.time - $0.time }.filter { $0 > 0 }.sorted()
+        var steps = zip(rows, rows.dropFirst()).prefix(10_000).map { $1.time - $0.time }.filter { $0 > 0 }.sorted()
         if steps.isEmpty { steps = [1] }
         let step = steps[steps.count / 2]
         if step < 0.5 { return 1 }
