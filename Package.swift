@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "QuintetServer",
             dependencies: [
-                "QuintetStore", "AudioCore", "Tempo", "LibraryCore", "MediaTags",
+                "QuintetStore", "AudioCore", "Tempo", "Cadence", "LibraryCore", "MediaTags",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(
             name: "QuintetServerTests",
             dependencies: [
-                "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore",
+                "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore", "Cadence",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -77,3 +77,19 @@ public enum CadenceMethod: String, Sendable, CaseIterable {
         }
     }
 }
+
+extension CadenceAnalysis {
+    /// The document `quintet cadence --json` prints and `POST /api/runner/cadence` answers:
+    /// `{"cadence": <median spm or null>, "timeline": [{"t", "spm", "confidence", "state"}]}`,
+    /// numbers rounded (t to 0.001 s, spm to 0.01, confidence to 0.001).
+    public var timelineJSON: String {
+        func number(_ value: Double?, _ digits: Double) -> String {
+            guard let value else { return "null" }
+            return String(describing: (value * digits).rounded() / digits)
+        }
+        let entries = readings.map { r in
+            "{\"t\": \(number(r.t, 1000)), \"spm\": \(number(r.spm, 100)), \"confidence\": \(number(r.confidence, 1000)), \"state\": \"\(r.state.rawValue)\"}"
+        }
+        return "{\"cadence\": \(number(medianCadence, 100)), \"timeline\": [" + entries.joined(separator: ", ") + "]}"
+    }
+}

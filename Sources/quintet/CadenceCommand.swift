@@ -41,7 +41,7 @@ struct CadenceCommand: ParsableCommand {
         }
         let analysis = method.estimator.analyze(samples)
         if json {
-            print(Self.json(analysis))
+            print(analysis.timelineJSON)
         } else {
             let moving = analysis.readings.filter { $0.spm != nil }.count
             if let cadence = analysis.medianCadence {
@@ -51,18 +51,6 @@ struct CadenceCommand: ParsableCommand {
                 print("\(file)\tno cadence (still for all \(analysis.readings.count) seconds)")
             }
         }
-    }
-
-    /// The `--json` document; numbers rounded (spm to 0.01, confidence to 0.001).
-    static func json(_ analysis: CadenceAnalysis) -> String {
-        func number(_ value: Double?, _ digits: Double) -> String {
-            guard let value else { return "null" }
-            return String(describing: (value * digits).rounded() / digits)
-        }
-        let entries = analysis.readings.map { r in
-            "{\"t\": \(number(r.t, 1000)), \"spm\": \(number(r.spm, 100)), \"confidence\": \(number(r.confidence, 1000)), \"state\": \"\(r.state.rawValue)\"}"
-        }
-        return "{\"cadence\": \(number(analysis.medianCadence, 100)), \"timeline\": [" + entries.joined(separator: ", ") + "]}"
     }
 }
 

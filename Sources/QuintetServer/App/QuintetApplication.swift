@@ -51,12 +51,14 @@ public enum QuintetApplication {
         let limiter = WorkLimiter() // one CPU-heavy job per core, shared by every route
         TempoRoutes.add(to: router, uploads: uploads, maxUploadBytes: maxUploadBytes, limiter: limiter)
         TagRoutes.add(to: router, uploads: uploads, maxUploadBytes: maxUploadBytes, limiter: limiter)
+        RunnerRoutes.addCadence(to: router, maxUploadBytes: maxUploadBytes, limiter: limiter)
         let auth = auth ?? Authenticator(database: database)
         SessionRoutes.add(to: router, auth: auth)
         if let library {
             let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)
             LibraryRoutes.add(to: router, library: library, auth: auth, media: media)
             SubsonicAPI.add(to: router, library: library, auth: auth, media: media)
+            RunnerRoutes.addNext(to: router, library: library, auth: auth)
         }
         return router
     }
