@@ -92,3 +92,33 @@ def test_json_lines_and_a_bad_line(tmp_path):
     bad.write_text("timestamp_ms,ax,ay,az\n0,0,0,9.8\n10,0,oops,9.8\n")
     result = run("--json", str(bad))
     assert result.returncode == 1 and "line 3" in result.stderr and result.stdout == ""
+
+
+def test_runner_pick_from_a_scanned_library(tmp_path):
+    """`quintet runner pick`: a tiny library made by ffmpeg with TBPM tags, scanned, then picked from."""
+    binary = str(quintet_binary())
+    data, music = tmp_path / "data", tmp_path / "music"
+    music.mkdir()
+
+    def pick(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([binary, "runner", "pick", "--data", str(data), *args], capture_output=True, text=True, timeout=60)
+
+    empty = pick("--cadence", "170")
+    assert empty.returncode == 1 and "no songs" in empty.stderr
+    for bpm in (85, 128, 176):
+        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                        "-c:a", "libmp3lame", "-id3v2_version", "3", "-metadata", f"title=Song {bpm}",
+                        "-metadata", "artist=Tester", "-metadata", f"TBPM={bpm}", str(music / f"s{bpm}.mp3")], check=True)
+    scan = subprocess.run([binary, "scan", str(music), "--data", str(data)], capture_output=True, text=True, timeout=60)
+    assert scan.returncode == 0, scan.stderr
+    half = json.loads(pick("--cadence", "170", "--json").stdout)
+    assert half["song"]["path"] == "s85.mp3" and half["effective_bpm"] == 170 and half["fallback"] is False
+    assert "reason" not in half
+    sprint = json.loads(pick("--cadence", "168", "--sprint", "--json").stdout)
+    assert sprint["song"]["bpm"] == 176 and sprint["target_bpm"] == 176.4
+    fallback = json.loads(pick("--cadence", "150", "--mode", "ranges", "--json").stdout)
+    assert fallback["fallback"] is True and "140–160" in fallback["reason"]
+    text = pick("--cadence", "128")
+    assert text.returncode == 0 and "Song 128" in text.stdout
+    bad = pick("--cadence", "500")
+    assert bad.returncode == 1 and "30 to 300" in bad.stderr
