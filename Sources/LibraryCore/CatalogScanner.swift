@@ -144,8 +144,7 @@ public struct CatalogScanner: Sendable {
 
             changed = true
             state.filesRead += batch.files.count + batch.issues.count
-            state.songs += (previous.isEmpty ? batch.files.count : batch.files.filter { previous[$0.file.path] == nil }.count)
-                - failedKnown.count
+            state.songs += batch.files.filter { previous[$0.file.path] == nil }.count - failedKnown.count
             report(.reading)
         }
         report(.finishing)

@@ -59,23 +59,11 @@ final class RawStatement {
     /// Returns the first column of the first row it answers (for `RETURNING id`), if any.
     @discardableResult
     func run() throws -> Int64? {
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-            next = 1
-        }
         var first: Int64?
-        while true {
-            let code = sqlite3_step(handle)
-            switch code {
-            case SQLITE_ROW:
-                if first == nil { first = sqlite3_column_int64(handle, 0) }
-            case SQLITE_DONE:
-                return first
-            default:
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
-            }
+        try forEachRow { row in
+            if first == nil { first = row.int64(0) }
         }
+        return first
     }
 
     /// Runs the statement and hands every row to `body`, then resets it. The row is only

@@ -44,13 +44,13 @@ extension SubsonicAPI {
             let found = try api.catalog.album(id: id, userID: call.userID)
             var album = SubsonicViews.album(found)
             let songs = try api.catalog.songs(ofAlbum: id, userID: call.userID)
-            album.add("song", list: songs.map { SubsonicViews.song($0) })
+            album.add("song", list: songs.map(SubsonicViews.song))
             return .payload("album", album)
         },
         "getSong": { api, call in
             let id = try SubsonicID.expect(try call.params.required("id"), .song)
             let song = try api.catalog.song(id: id, userID: call.userID)
-            return .payload("song", try SubsonicViews.songs([song], catalog: api.catalog)[0])
+            return .payload("song", SubsonicViews.song(song))
         },
         "getMusicDirectory": { api, call in
             let text = try call.params.required("id")
@@ -94,7 +94,7 @@ extension SubsonicAPI {
                                                     fromYear: try p.int("fromYear", clampedTo: -9999...9999),
                                                     toYear: try p.int("toYear", clampedTo: -9999...9999), userID: call.userID)
             var list = SubsonicElement()
-            list.add("song", list: try SubsonicViews.songs(songs, catalog: api.catalog))
+            list.add("song", list: songs.map(SubsonicViews.song))
             return .payload("randomSongs", list)
         },
         "getGenres": { api, _ in
@@ -107,7 +107,7 @@ extension SubsonicAPI {
             let songs = try api.catalog.songs(ofGenre: try p.required("genre"), count: try p.int("count", clampedTo: 0...maxListSize) ?? 10,
                                               offset: try p.int("offset", clampedTo: 0...maxOffset) ?? 0, userID: call.userID)
             var list = SubsonicElement()
-            list.add("song", list: try SubsonicViews.songs(songs, catalog: api.catalog))
+            list.add("song", list: songs.map(SubsonicViews.song))
             return .payload("songsByGenre", list)
         },
         "search3": { api, call in .payload("searchResult3", try api.search(call, albumView: SubsonicViews.album)) },
@@ -164,7 +164,7 @@ extension SubsonicAPI {
         var result = SubsonicElement()
         result.add("artist", list: try SubsonicViews.artists(found.artists, catalog: catalog))
         result.add("album", list: found.albums.map(albumView))
-        result.add("song", list: try SubsonicViews.songs(found.songs, catalog: catalog))
+        result.add("song", list: found.songs.map(SubsonicViews.song))
         return result
     }
 }

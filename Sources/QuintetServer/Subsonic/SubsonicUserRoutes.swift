@@ -23,22 +23,8 @@ extension SubsonicAPI {
         },
         "star": { api, call in try api.star(true, call) },
         "unstar": { api, call in try api.star(false, call) },
-        "getStarred2": { api, call in
-            let found = try api.catalog.starred(userID: call.userID)
-            var starred = SubsonicElement()
-            starred.add("artist", list: try SubsonicViews.artists(found.artists, catalog: api.catalog))
-            starred.add("album", list: found.albums.map(SubsonicViews.album))
-            starred.add("song", list: try SubsonicViews.songs(found.songs, catalog: api.catalog))
-            return .payload("starred2", starred)
-        },
-        "getStarred": { api, call in
-            let found = try api.catalog.starred(userID: call.userID)
-            var starred = SubsonicElement()
-            starred.add("artist", list: try SubsonicViews.artists(found.artists, catalog: api.catalog))
-            starred.add("album", list: found.albums.map(SubsonicViews.albumDirectory))
-            starred.add("song", list: try SubsonicViews.songs(found.songs, catalog: api.catalog))
-            return .payload("starred", starred)
-        },
+        "getStarred2": { api, call in .payload("starred2", try api.starred(call, album: SubsonicViews.album)) },
+        "getStarred": { api, call in .payload("starred", try api.starred(call, album: SubsonicViews.albumDirectory)) },
         "getPlaylists": { api, call in
             if let name = call.params["username"], !name.isEmpty, name.lowercased() != call.user.name.lowercased() {
                 throw SubsonicError(.notAuthorized, "playlists of other users are listed only when public, with no username")
@@ -88,7 +74,18 @@ extension SubsonicAPI {
 
     func playlistElement(_ id: Int64, _ call: SubsonicCall) throws -> SubsonicElement {
         let (playlist, songs) = try catalog.playlist(id: id, userID: call.userID)
-        return SubsonicViews.playlist(playlist, songs: try SubsonicViews.songs(songs, catalog: catalog))
+        return SubsonicViews.playlist(playlist, songs: songs.map(SubsonicViews.song))
+    }
+
+    /// The user's starred artists, albums (as `album` shows them: `AlbumID3` for
+    /// getStarred2, a directory entry for getStarred) and songs.
+    func starred(_ call: SubsonicCall, album: (CatalogAlbum) -> SubsonicElement) throws -> SubsonicElement {
+        let found = try catalog.starred(userID: call.userID)
+        var starred = SubsonicElement()
+        starred.add("artist", list: try SubsonicViews.artists(found.artists, catalog: catalog))
+        starred.add("album", list: found.albums.map(album))
+        starred.add("song", list: found.songs.map(SubsonicViews.song))
+        return starred
     }
 
     /// star/unstar: `id` (songs, or any prefixed id), `albumId`, `artistId`, each repeatable.

@@ -61,11 +61,6 @@ enum SubsonicViews {
         return e
     }
 
-    /// Songs as `Child` elements.
-    static func songs(_ list: [CatalogSong], catalog: Catalog) throws -> [SubsonicElement] {
-        list.map { song($0) }
-    }
-
     /// Artists with their cover art decided by one query.
     static func artists(_ list: [CatalogArtist], catalog: Catalog) throws -> [SubsonicElement] {
         let covered = try catalog.artistIDsWithCover(among: Set(list.map(\.id)))
