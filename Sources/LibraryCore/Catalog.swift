@@ -407,17 +407,14 @@ public final class Catalog: Sendable {
         let restrict = { (column: String) in single ? " WHERE \(column) IN (\(idList))" : "" }
         try RawStatement(db, sql: "SELECT id, album_id, duration FROM library_song" + restrict("id")).forEachRow { row in
             let id = row.int64(0)
-            guard facts[id] != nil else { return }
-            facts[id]!.albumID = row.isNull(1) ? nil : row.int64(1)
-            facts[id]!.duration = row.isNull(2) ? 0 : row.double(2)
+            facts[id]?.albumID = row.isNull(1) ? nil : row.int64(1)
+            facts[id]?.duration = row.isNull(2) ? 0 : row.double(2)
         }
         try RawStatement(db, sql: "SELECT song_id, artist_id FROM library_song_artist" + restrict("song_id")).forEachRow { row in
-            let id = row.int64(0)
-            if facts[id] != nil { facts[id]!.artists.append(row.int64(1)) }
+            facts[row.int64(0)]?.artists.append(row.int64(1))
         }
         try RawStatement(db, sql: "SELECT song_id, composer_id FROM library_song_composer" + restrict("song_id")).forEachRow { row in
-            let id = row.int64(0)
-            if facts[id] != nil { facts[id]!.composers.append(row.int64(1)) }
+            facts[row.int64(0)]?.composers.append(row.int64(1))
         }
         return groups.map { group in
             group.map { id in

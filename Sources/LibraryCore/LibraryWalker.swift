@@ -91,7 +91,7 @@ public enum LibraryWalker {
                 if stat(link.path, &info) == 0, visited.insert(info) {
                     pending = [link]
                 } else {
-                    result.issues.append(ScanIssue(path: link.relative, reason: "symbolic link loop (leads back to a folder already scanned)"))
+                    result.issues.append(ScanIssue(path: link.relative, reason: loopReason))
                 }
             }
             if pending.isEmpty { break }
@@ -100,6 +100,8 @@ public enum LibraryWalker {
         result.issues.sort { $0.path < $1.path }
         return Survey(files: result.files, issues: result.issues, folderImages: result.images.mapValues(\.path))
     }
+
+    static let loopReason = "symbolic link loop (leads back to a folder already scanned)"
 
     struct Folder: Sendable {
         var path: String
@@ -202,7 +204,7 @@ public enum LibraryWalker {
                 } else if visited.insert(info) {
                     listing.folders.append(sub)
                 } else {
-                    listing.issues.append(ScanIssue(path: path, reason: "symbolic link loop (leads back to a folder already scanned)"))
+                    listing.issues.append(ScanIssue(path: path, reason: loopReason))
                 }
             case S_IFREG:
                 if info.st_size > 0, let rank = coverNames.firstIndex(of: name.lowercased()),
