@@ -69,7 +69,7 @@ extension SensorLog {
                 return v
             }
             let axes = (try axis("x", c.x), try axis("y", c.y), try axis("z", c.z))
-            rows.append(RawRow(time: time.0, x: axes.0, y: axes.1, z: axes.2, isDate: time.isDate))
+            rows.append(RawRow(time: time.0, x: axes.0, y: axes.1, z: axes.2, isDate: time.isDate, line: lineNumber))
         }
         return try finish(rows, timeUnit: timeUnit)
     }

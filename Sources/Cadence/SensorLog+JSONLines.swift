@@ -43,7 +43,7 @@ extension SensorLog {
                 let missing = ["x", "y", "z"].filter { axes[$0] == nil }.joined(separator: ", ")
                 throw SensorLogError(line: lineNumber, "missing acceleration field(s): \(missing)")
             }
-            rows.append(RawRow(time: time.0, x: x, y: y, z: z, isDate: time.isDate))
+            rows.append(RawRow(time: time.0, x: x, y: y, z: z, isDate: time.isDate, line: lineNumber))
         }
         return try finish(rows, timeUnit: timeUnit)
     }

@@ -48,15 +48,33 @@ public enum SensorLog {
             (rows[i].x * rows[i].x + rows[i].y * rows[i].y + rows[i].z * rows[i].z).squareRoot()
         }.sorted()
         let median = magnitudes[magnitudes.count / 2]
-        let unit: Double
-        switch median {
-        case 0.5...2: unit = 1
-        case 4.9...20: unit = 1 / gravity
-        default:
+        guard let unit = unitScale(medianMagnitude: median) else {
             throw SensorLogError(line: nil, String(format: "cannot tell the acceleration unit: the median magnitude is %.3g, neither about 1 (g) nor about 9.81 (m/s²); logs without gravity (user acceleration) are not supported", median))
+        }
+        let span = (rows.map(\.time).max()! - origin) * scale
+        guard span <= maxSpan else {
+            // A timeline has an entry per second: a stray timestamp must not ask for billions.
+            let line = rows.firstIndex { ($0.time - origin) * scale > maxSpan }.map { rows[$0].line }
+            throw SensorLogError(line: line, String(format: "the log spans %.4g hours; at most %.0f are read (is a timestamp wrong?)", span / 3600, maxSpan / 3600))
         }
         return rows.map { AccelerationSample(t: ($0.time - origin) * scale, x: $0.x * unit, y: $0.y * unit, z: $0.z * unit) }
     }
+
+    /// The factor from the log's unit to g, told from the median magnitude of total
+    /// acceleration: g below 3.5, m/s² from 3.5 to 40 (3.5 m/s² is 0.36 g and 3.5 g is
+    /// 34 m/s²: neither is a plausible median; running with a phone in a swinging hand
+    /// gives medians up to about 2.5 g). Nil outside 0.3–40 (no gravity in the log, or
+    /// not an accelerometer).
+    public static func unitScale(medianMagnitude median: Double) -> Double? {
+        switch median {
+        case 0.3..<3.5: 1
+        case 3.5...40: 1 / gravity
+        default: nil
+        }
+    }
+
+    /// The longest span a log may cover, seconds (24 hours).
+    public static let maxSpan = 86_400.0
 
     /// Seconds per unit of a numeric time column, from the values: epoch timestamps by their
     /// size, times since the start by their spacing (phones sample at 20–200 Hz).
@@ -76,7 +94,7 @@ public enum SensorLog {
     }
 
     /// One parsed line before units are known.
-    struct RawRow { var time: Double; var x: Double; var y: Double; var z: Double; var isDate = false }
+    struct RawRow { var time: Double; var x: Double; var y: Double; var z: Double; var isDate = false; var line = 0 }
 
     enum TimeUnit {
         case seconds, milliseconds, microseconds, nanoseconds
