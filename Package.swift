@@ -11,6 +11,10 @@ let dependencies: [Package.Dependency] = [
     // The HTTP server behind `quintet serve` (routing, middleware, graceful shutdown)
     // and HummingbirdTesting for in-process route tests.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    // WebSocket upgrades on the same server: `/api/runner/live` (cadence and songs as the
+    // samples arrive), later the radio's live listening and chat. Only the server-side
+    // product is used (its client product would add a second TLS library).
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     // HTTP field names beyond the standard ones (X-Requested-With now, icy-* for the radio);
     // already in the graph through Hummingbird.
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -88,6 +92,7 @@ let package = Package(
             dependencies: [
                 "QuintetStore", "AudioCore", "Tempo", "Cadence", "LibraryCore", "MediaTags",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),

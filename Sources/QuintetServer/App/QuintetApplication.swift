@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import LibraryCore
 import Logging
 import QuintetStore
@@ -59,7 +60,17 @@ public enum QuintetApplication {
             LibraryRoutes.add(to: router, library: library, auth: auth, media: media)
             SubsonicAPI.add(to: router, library: library, auth: auth, media: media)
             RunnerRoutes.addNext(to: router, library: library, auth: auth)
+            RunnerLiveRoute.addPlainAnswer(to: router, auth: auth)
         }
+        return router
+    }
+
+    /// The router of WebSocket upgrades (`/api/runner/live`); the requests it does not
+    /// upgrade go on to `makeRouter`'s.
+    public static func makeWebSocketRouter(library: LibraryService, auth: Authenticator) -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(RequestLogMiddleware(.info))
+        RunnerLiveRoute.add(to: router, library: library, auth: auth)
         return router
     }
 
@@ -82,6 +93,10 @@ public enum QuintetApplication {
         library.start()
         return Application(
             router: router,
+            // HTTP/1.1 with WebSocket upgrades; a message may be up to `RunnerLive.maxMessageBytes`.
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: makeWebSocketRouter(library: library, auth: auth),
+                configuration: .init(ws: .init(maxFrameSize: RunnerLive.maxMessageBytes))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Quintet"),
             services: [DatabaseService(database: database, logger: logger, library: library)],
             onServerRunning: { channel in

@@ -62,20 +62,22 @@ public struct RunnerPicker: Sendable {
         case .none(let reason):
             throw Failure.noSong(reason)
         case .song(let match):
-            var reason: String?
-            if match.isFallback {
-                let target = String(format: "%.1f", match.target)
-                switch mode {
-                case .nearest:
-                    reason = "no song within ±\(Int((matcher.tolerance * 100).rounded())) % of \(target) BPM; "
-                        + String(format: "the nearest is %.1f %% away", match.relativeDistance * 100)
-                case .ranges:
-                    let band = SongMatcher.band(of: match.target)
-                    reason = "no song in the \(Int(band.lowerBound))–\(Int(band.upperBound)) BPM band of \(target) BPM; "
-                        + String(format: "the nearest is %.1f %% away", match.relativeDistance * 100)
-                }
-            }
+            let reason = Self.fallbackReason(match, matcher: matcher)
             return Pick(song: byID[match.id]!, match: match, reason: reason)
+        }
+    }
+
+    /// Why a fallback song does not fit (nil for a song that fits).
+    public static func fallbackReason(_ match: SongMatch, matcher: SongMatcher) -> String? {
+        guard match.isFallback else { return nil }
+        let target = String(format: "%.1f", match.target)
+        let away = String(format: "the nearest is %.1f %% away", match.relativeDistance * 100)
+        switch matcher.mode {
+        case .nearest:
+            return "no song within ±\(Int((matcher.tolerance * 100).rounded())) % of \(target) BPM; " + away
+        case .ranges:
+            let band = SongMatcher.band(of: match.target)
+            return "no song in the \(Int(band.lowerBound))–\(Int(band.upperBound)) BPM band of \(target) BPM; " + away
         }
     }
 }
