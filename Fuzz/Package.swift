@@ -20,5 +20,7 @@ let package = Package(
         .executableTarget(name: "FuzzMP4", dependencies: ["FuzzDriver", .product(name: "MediaTags", package: "quintet")]),
         // WAV tags (RIFF INFO, id3 chunk): MediaTags.
         .executableTarget(name: "FuzzWAVTags", dependencies: ["FuzzDriver", .product(name: "MediaTags", package: "quintet")]),
+        // Accelerometer logs (CSV, JSON Lines) and the cadence estimators behind them: Cadence.
+        .executableTarget(name: "FuzzSensorLog", dependencies: ["FuzzDriver", .product(name: "Cadence", package: "quintet")]),
     ]
 )

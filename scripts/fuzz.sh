@@ -5,13 +5,13 @@
 #
 #   make fuzz                         # every target, 60 s each
 #   FUZZ_SECONDS=600 make fuzz        # the 10 minutes per target the docs record
-#   scripts/fuzz.sh FuzzMP3           # one target (FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4)
+#   scripts/fuzz.sh FuzzMP3           # one target (FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4 FuzzSensorLog)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 work=.fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4 FuzzSensorLog)
 
 command -v ffmpeg >/dev/null 2>&1 || bash scripts/bootstrap.sh
 
@@ -56,6 +56,29 @@ for target in "${targets[@]}"; do
         FuzzMP4)
             seed_with_cover FuzzMP4 cover.m4a -c:a aac -c:v copy
             seed FuzzMP4 faststart.m4a -c:a aac -movflags +faststart ;;
+        FuzzSensorLog)
+            mkdir -p "$work/corpus/FuzzSensorLog"
+            # One of each log shape the importer reads, a few seconds of walking-like motion.
+            python3 - "$work/corpus/FuzzSensorLog" <<'PY'
+import json, math, os, sys
+d = sys.argv[1]
+def rows(n=300, rate=50.0):
+    for i in range(n):
+        t = i / rate
+        b = 0.3 * math.sin(2 * math.pi * 1.8 * t)
+        yield t, 0.1 * b, 0.2, 0.98 + b
+def write(name, text):
+    path = os.path.join(d, name)
+    if not os.path.exists(path):
+        open(path, "w").write(text)
+write("plain.csv", "time,x,y,z\n" + "".join(f"{t:.3f},{x:.4f},{y:.4f},{z:.4f}\n" for t, x, y, z in rows()))
+write("ms.csv", "timestamp_ms,ax,ay,az\n" + "".join(f"{1700000000000 + t * 1000:.0f},{x * 9.81:.3f},{y * 9.81:.3f},{z * 9.81:.3f}\n" for t, x, y, z in rows()))
+write("sensorlogger.csv", "time,seconds_elapsed,z,y,x\n" + "".join(f"{1700000000000000000 + int(t * 1e9)},{t:.3f},{z * 9.81:.3f},{y * 9.81:.3f},{x * 9.81:.3f}\n" for t, x, y, z in rows()))
+write("noheader.csv", "".join(f"{t:.3f};{x:.4f};{y:.4f};{z:.4f}\n" for t, x, y, z in rows(100)))
+write("iso.csv", "time,x,y,z\n" + "".join(f"2026-11-25T10:00:{t:06.3f}Z,{x:.4f},{y:.4f},{z:.4f}\n" for t, x, y, z in rows(100)))
+write("lines.jsonl", "".join(json.dumps({"t": t, "accel": {"x": x, "y": y, "z": z}}) + "\n" for t, x, y, z in rows(100)))
+PY
+            ;;
     esac
 done
 
