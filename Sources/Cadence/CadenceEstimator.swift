@@ -35,11 +35,11 @@ public struct CadenceEstimator: CadenceEstimating {
     /// Cadence (spm) from which a moving window counts as running.
     public var runningCadence = 140.0
     /// A peak at a shorter lag than the strongest one is the step when it reaches this share of it.
-    public var stepShare = 0.4
+    public var stepShare = 0.2
 
     /// Relative gap between the counted and the autocorrelation cadence above which the
     /// window is taken to hold a change of pace.
-    public var changeTolerance = 0.04
+    public var changeTolerance = 0.03
 
     public init() {}
 
@@ -127,28 +127,27 @@ public struct CadenceEstimator: CadenceEstimating {
         return WindowEstimate(spm: spm, confidence: confidence, regularity: max(0, min(1, regularity)))
     }
 
-    /// 60 / the mean interval between the step peaks of the window (peaks at least 0.6 of
-    /// `period` apart, each the highest of its neighbourhood, refined by a parabola).
+    /// 60 / the mean interval between the steps of the window, the steps being the upward
+    /// zero crossings of the window band-passed around the step rate 1 / `period` (a
+    /// resonator of Q 2, run forward and backward: no delay, the stride rate and the
+    /// heel-strike's harmonics ten times down). Nil when fewer than three steps are found or
+    /// one interval looks like a missed or an extra step (outside 0.6–1.6× their median).
     func countedCadence(_ x: UnsafeBufferPointer<Float>, period: Double) -> Double? {
         let n = x.count
-        guard n >= 3 else { return nil }
-        var candidates = [Int]()
-        let highest = x.max() ?? 0
-        for i in 1..<(n - 1) where x[i] > 0 && x[i] > x[i - 1] && x[i] >= x[i + 1] { candidates.append(i) }
-        let spacing = 0.6 * period
-        var accepted = [Int]()
-        for i in candidates.sorted(by: { x[$0] > x[$1] }) where accepted.allSatisfy({ abs(Double($0 - i)) >= spacing }) {
-            accepted.append(i)
+        guard n >= 8, period > 2 else { return nil }
+        var filter = Biquad(bandPass: gridRate / period, q: 2, rate: gridRate)
+        var y = [Float](repeating: 0, count: n)
+        for i in 0..<n { y[i] = filter.process(x[i]) }
+        filter.reset()
+        for i in stride(from: n - 1, through: 0, by: -1) { y[i] = filter.process(y[i]) }
+        var times = [Double]()
+        for i in 1..<n where y[i - 1] < 0 && y[i] >= 0 {
+            times.append(Double(i - 1) + Double(-y[i - 1] / (y[i] - y[i - 1])))
         }
-        guard accepted.count >= 3 else { return nil }
-        let times = accepted.sorted().map { i -> Double in
-            let a = Double(x[i - 1]), b = Double(x[i]), c = Double(x[i + 1]), d = a - 2 * b + c
-            return Double(i) + (d < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / d)) : 0)
-        }
-        // A missed or an extra step makes the count wrong: then keep the autocorrelation's.
+        guard times.count >= 3 else { return nil }
         let intervals = zip(times, times.dropFirst()).map { $1 - $0 }.sorted()
         let median = intervals[intervals.count / 2]
-        guard intervals.first! > 0.45 * median, intervals.last! < 2.2 * median else { return nil }
+        guard intervals.first! > 0.6 * median, intervals.last! < 1.6 * median else { return nil }
         return 60 * gridRate * Double(times.count - 1) / (times.last! - times.first!)
     }
 }
