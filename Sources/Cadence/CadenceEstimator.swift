@@ -34,12 +34,19 @@ public struct CadenceEstimator: CadenceEstimating {
     public var minimumPeak = 0.3
     /// Cadence (spm) from which a moving window counts as running.
     public var runningCadence = 140.0
-    /// A peak at a shorter lag than the strongest one is the step when it reaches this share of it.
+    /// A peak at a shorter lag than the strongest one may be the step when it reaches this share of it…
     public var stepShare = 0.2
+    /// …and is when it reaches this share, or gives a walking cadence, or the window is intense enough.
+    public var strongStepShare = 0.4
+    /// Band-passed RMS (g) from which a window may be running.
+    public var runningRMS = 0.25
 
     /// Relative gap between the counted and the autocorrelation cadence above which the
     /// window is taken to hold a change of pace.
     public var changeTolerance = 0.03
+
+    /// Seconds either side whose median cadence a reading is checked against for a step/stride slip.
+    public var octaveSpan = 6
 
     public init() {}
 
@@ -50,8 +57,8 @@ public struct CadenceEstimator: CadenceEstimating {
         let seconds = Int(Double(grid.values.count - 1) / gridRate)
         var readings = [CadenceReading]()
         readings.reserveCapacity(seconds + 1)
-        var steps = 0.0
         let width = Int(window * gridRate), minimum = Int(minimumWindow * gridRate)
+        var windows = [Range<Int>?](repeating: nil, count: seconds + 1)
         grid.values.withUnsafeBufferPointer { values in
             for second in 0...seconds {
                 let centre = grid.index(at: Double(second))
@@ -59,15 +66,36 @@ public struct CadenceEstimator: CadenceEstimating {
                 if let segment = grid.segments.first(where: { $0.contains(centre) }), segment.count >= minimum {
                     let length = min(width, segment.count)
                     let lower = min(max(centre - length / 2, segment.lowerBound), segment.upperBound - length)
+                    windows[second] = lower..<(lower + length)
                     let estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[lower..<(lower + length)]))
                     reading.spm = estimate.spm
                     reading.confidence = estimate.confidence
                     reading.regularity = estimate.regularity
-                    if let spm = estimate.spm { reading.state = spm >= runningCadence ? .running : .walking; steps += spm / 60 }
                 }
-                reading.steps = Int(steps.rounded())
                 readings.append(reading)
             }
+            // A step read as a stride (or the reverse) halves (doubles) the cadence from one
+            // second to the next, which no runner does: against the median of the seconds
+            // around it, such a reading is taken again at the lag the others imply.
+            let spms = readings.map(\.spm)
+            for second in 0...seconds {
+                guard let spm = spms[second], let range = windows[second] else { continue }
+                let around = (max(0, second - octaveSpan)...min(seconds, second + octaveSpan)).compactMap { $0 == second ? nil : spms[$0] }.sorted()
+                guard around.count >= 4 else { continue }
+                let median = around[around.count / 2], ratio = spm / median
+                guard (1.7...2.4).contains(ratio) || (0.4...0.6).contains(ratio) else { continue }
+                let estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[range]), prior: median)
+                if let again = estimate.spm, abs(again / median - 1) < 0.2 {
+                    readings[second].spm = again
+                    readings[second].confidence = estimate.confidence
+                    readings[second].regularity = estimate.regularity
+                }
+            }
+        }
+        var steps = 0.0
+        for i in readings.indices {
+            if let spm = readings[i].spm { readings[i].state = spm >= runningCadence ? .running : .walking; steps += spm / 60 }
+            readings[i].steps = Int(steps.rounded())
         }
         return CadenceAnalysis(readings: readings)
     }
@@ -84,7 +112,7 @@ public struct CadenceEstimator: CadenceEstimating {
     struct WindowEstimate { var spm: Double?; var confidence = 0.0; var regularity = 0.0 }
 
     /// The cadence of one band-passed window.
-    func estimateWindow(_ x: UnsafeBufferPointer<Float>) -> WindowEstimate {
+    func estimateWindow(_ x: UnsafeBufferPointer<Float>, prior: Double? = nil) -> WindowEstimate {
         let n = x.count
         var energy = 0.0
         for v in x { energy += Double(v * v) }
@@ -106,8 +134,17 @@ public struct CadenceEstimator: CadenceEstimating {
         // range that reaches `stepShare` of the strongest; failing that, half the strongest.
         let threshold = max(0.15, stepShare * strongest.value)
         var step = strongest.lag > maxStep ? strongest.lag / 2 : strongest.lag
-        if let first = peaks.first(where: { $0.lag <= maxStep && $0.value >= threshold }), first.lag < step * 0.9 {
+        let rms = (energy / Double(n)).squareRoot()
+        if let first = peaks.first(where: { $0.lag <= maxStep && $0.value >= threshold && accepts($0, strongest: strongest, rms: rms, peaks: peaks) }),
+           first.lag < step * 0.9 {
             step = first.lag
+        }
+        if let prior {
+            // The step lag the neighbouring seconds imply, if the window has a peak there.
+            let expected = 60 * gridRate / prior
+            guard let near = peaks.filter({ abs($0.lag - expected) <= 0.2 * expected }).max(by: { $0.value < $1.value }),
+                  near.value > 0 else { return WindowEstimate() }
+            step = near.lag
         }
         guard step <= maxStep + 1 else { return WindowEstimate() }
         // The stride peak (two steps) fixes the mean step more finely than the step peak.
@@ -125,6 +162,20 @@ public struct CadenceEstimator: CadenceEstimating {
         guard cadenceRange.contains(spm) else { return WindowEstimate() }
         let confidence = min(1, max(0, (max(regularity, strongest.value) - minimumPeak) / (0.9 - minimumPeak)))
         return WindowEstimate(spm: spm, confidence: confidence, regularity: max(0, min(1, regularity)))
+    }
+
+    /// Whether a peak at a shorter lag than the strongest may be the step. A peak of
+    /// `strongStepShare` of the strongest may; a weaker one (a stride-dominated pocket or
+    /// belt) only when its cadence is a walking one or the window is as intense as running
+    /// is (feet leave the ground: `runningRMS`), since a walk's second harmonic also makes
+    /// a weak peak at half the step lag.
+    /// Either way the lag must repeat: twice it, there must be a positive peak too (a walk
+    /// in a pocket, whose left and right steps differ, has none at twice half its step).
+    func accepts(_ peak: Autocorrelation.Peak, strongest: Autocorrelation.Peak, rms: Double, peaks: [Autocorrelation.Peak]) -> Bool {
+        guard peak.value >= strongStepShare * strongest.value || 60 * gridRate / peak.lag < runningCadence + 10 || rms >= runningRMS
+        else { return false }
+        guard let twice = Autocorrelation.peak(near: 2 * peak.lag, in: peaks, tolerance: 0.1) else { return 2 * peak.lag > Double(peaks.last?.lag ?? 0) }
+        return twice.value > 0
     }
 
     /// 60 / the mean interval between the steps of the window, the steps being the upward

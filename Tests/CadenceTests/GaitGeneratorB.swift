@@ -8,7 +8,7 @@ import Foundation
 /// Body: the vertical specific force is the sum of the ground reaction forces of the feet
 /// (in body weights), each foot's impulse equal to its step's duration so that the mean is
 /// 1 g. Walking is an inverted pendulum with double support: each foot is on the ground for
-/// its step plus 15–25 % of the next, with an M-shaped force (loading peak, mid-stance
+/// its step plus 15–25 % of the next, with an M-shaped force (loading peak, a mid-stance
 /// valley, push-off peak) and a soft heel strike. Running is a spring-mass model: a
 /// half-sine force over a contact of 55–80 % of the step, flight (0 g) in between, and an
 /// impact transient (heel strikers) of per-trace width 3–15 ms and per-step strength, or
@@ -89,7 +89,7 @@ struct GaitGeneratorB {
         let impactStrength = 0.5 + 2.0 * rng.nextUnit()
         let walkImpact = 0.1 + 0.5 * rng.nextUnit()
         let doubleSupport = 0.15 + 0.1 * rng.nextUnit()
-        let mShape = 0.15 + 0.15 * rng.nextUnit()
+        let mShape = 0.3 + 0.15 * rng.nextUnit()
         let duty = 0.55 + 0.25 * rng.nextUnit()
         let wanderAmplitude = 2 * rng.nextUnit(), wanderPeriod = 20 + 20 * rng.nextUnit(), wanderPhase = 2 * .pi * rng.nextUnit()
 
