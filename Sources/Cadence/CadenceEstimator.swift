@@ -7,11 +7,14 @@ import Foundation
 /// 0.5 s split the log) → minus gravity → band-pass 0.5–5 Hz → for each second, the
 /// normalised unbiased autocorrelation of the 4 s window centred on it (after
 /// Moe-Nilssen & Helbostad, J. Biomech. 2004) → the step lag, told from the stride lag
-/// (the first peak that reaches 40 % of the strongest) → sub-sample lags by parabolic
-/// interpolation → cadence = 60 / step period. Still: too little signal in the window or in
-/// its central 2 s, or no autocorrelation peak of 0.3. When the steps counted in the window
-/// disagree with that period by more than 4 % (the pace changed within it), the counted
-/// cadence wins, since the truth for a second is the mean step interval around it.
+/// (the first peak that reaches 20 % of the strongest, repeats at twice its lag and, if
+/// under 40 % and at a running cadence, comes with a running intensity) → sub-sample lags
+/// by parabolic interpolation → cadence = 60 / step period. Still: too little signal in the
+/// window or in its central 2 s, or no autocorrelation peak of 0.3. When the steps counted
+/// in the window (zero crossings of a band-pass at the step rate) disagree with that period
+/// by more than 3 % (the pace changed within it), the counted cadence wins, since the truth
+/// for a second is the mean step interval around it. A reading that halves or doubles
+/// against the median of the seconds around it is taken again at the lag they imply.
 ///
 /// ```swift
 /// let analysis = CadenceEstimator().analyze(samples)
