@@ -7,11 +7,14 @@ import Foundation
 /// 0.5 s split the log) → minus gravity → band-pass 0.5–5 Hz → for each second, the
 /// normalised unbiased autocorrelation of the 4 s window centred on it (after
 /// Moe-Nilssen & Helbostad, J. Biomech. 2004) → the step lag, told from the stride lag
-/// (the first peak that reaches 40 % of the strongest) → sub-sample lags by parabolic
-/// interpolation → cadence = 60 / step period. Still: too little signal in the window or in
-/// its central 2 s, or no autocorrelation peak of 0.3. When the steps counted in the window
-/// disagree with that period by more than 4 % (the pace changed within it), the counted
-/// cadence wins, since the truth for a second is the mean step interval around it.
+/// (the first peak that reaches 20 % of the strongest, repeats at twice its lag and, if
+/// under 40 % and at a running cadence, comes with a running intensity) → sub-sample lags
+/// by parabolic interpolation → cadence = 60 / step period. Still: too little signal in the
+/// window or in its central 2 s, or no autocorrelation peak of 0.3. When the steps counted
+/// in the window (zero crossings of a band-pass at the step rate) disagree with that period
+/// by more than 3 % (the pace changed within it), the counted cadence wins, since the truth
+/// for a second is the mean step interval around it. A reading that halves or doubles
+/// against the median of the seconds around it is taken again at the lag they imply.
 ///
 /// ```swift
 /// let analysis = CadenceEstimator().analyze(samples)
@@ -34,12 +37,19 @@ public struct CadenceEstimator: CadenceEstimating {
     public var minimumPeak = 0.3
     /// Cadence (spm) from which a moving window counts as running.
     public var runningCadence = 140.0
-    /// A peak at a shorter lag than the strongest one is the step when it reaches this share of it.
-    public var stepShare = 0.4
+    /// A peak at a shorter lag than the strongest one may be the step when it reaches this share of it…
+    public var stepShare = 0.2
+    /// …and is when it reaches this share, or gives a walking cadence, or the window is intense enough.
+    public var strongStepShare = 0.4
+    /// Band-passed RMS (g) from which a window may be running.
+    public var runningRMS = 0.25
 
     /// Relative gap between the counted and the autocorrelation cadence above which the
     /// window is taken to hold a change of pace.
-    public var changeTolerance = 0.04
+    public var changeTolerance = 0.03
+
+    /// Seconds either side whose median cadence a reading is checked against for a step/stride slip.
+    public var octaveSpan = 6
 
     public init() {}
 
@@ -50,8 +60,8 @@ public struct CadenceEstimator: CadenceEstimating {
         let seconds = Int(Double(grid.values.count - 1) / gridRate)
         var readings = [CadenceReading]()
         readings.reserveCapacity(seconds + 1)
-        var steps = 0.0
         let width = Int(window * gridRate), minimum = Int(minimumWindow * gridRate)
+        var windows = [Range<Int>?](repeating: nil, count: seconds + 1)
         grid.values.withUnsafeBufferPointer { values in
             for second in 0...seconds {
                 let centre = grid.index(at: Double(second))
@@ -59,15 +69,36 @@ public struct CadenceEstimator: CadenceEstimating {
                 if let segment = grid.segments.first(where: { $0.contains(centre) }), segment.count >= minimum {
                     let length = min(width, segment.count)
                     let lower = min(max(centre - length / 2, segment.lowerBound), segment.upperBound - length)
+                    windows[second] = lower..<(lower + length)
                     let estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[lower..<(lower + length)]))
                     reading.spm = estimate.spm
                     reading.confidence = estimate.confidence
                     reading.regularity = estimate.regularity
-                    if let spm = estimate.spm { reading.state = spm >= runningCadence ? .running : .walking; steps += spm / 60 }
                 }
-                reading.steps = Int(steps.rounded())
                 readings.append(reading)
             }
+            // A step read as a stride (or the reverse) halves (doubles) the cadence from one
+            // second to the next, which no runner does: against the median of the seconds
+            // around it, such a reading is taken again at the lag the others imply.
+            let spms = readings.map(\.spm)
+            for second in 0...seconds {
+                guard let spm = spms[second], let range = windows[second] else { continue }
+                let around = (max(0, second - octaveSpan)...min(seconds, second + octaveSpan)).compactMap { $0 == second ? nil : spms[$0] }.sorted()
+                guard around.count >= 4 else { continue }
+                let median = around[around.count / 2], ratio = spm / median
+                guard (1.7...2.4).contains(ratio) || (0.4...0.6).contains(ratio) else { continue }
+                let estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[range]), prior: median)
+                if let again = estimate.spm, abs(again / median - 1) < 0.2 {
+                    readings[second].spm = again
+                    readings[second].confidence = estimate.confidence
+                    readings[second].regularity = estimate.regularity
+                }
+            }
+        }
+        var steps = 0.0
+        for i in readings.indices {
+            if let spm = readings[i].spm { readings[i].state = spm >= runningCadence ? .running : .walking; steps += spm / 60 }
+            readings[i].steps = Int(steps.rounded())
         }
         return CadenceAnalysis(readings: readings)
     }
@@ -84,7 +115,7 @@ public struct CadenceEstimator: CadenceEstimating {
     struct WindowEstimate { var spm: Double?; var confidence = 0.0; var regularity = 0.0 }
 
     /// The cadence of one band-passed window.
-    func estimateWindow(_ x: UnsafeBufferPointer<Float>) -> WindowEstimate {
+    func estimateWindow(_ x: UnsafeBufferPointer<Float>, prior: Double? = nil) -> WindowEstimate {
         let n = x.count
         var energy = 0.0
         for v in x { energy += Double(v * v) }
@@ -106,8 +137,17 @@ public struct CadenceEstimator: CadenceEstimating {
         // range that reaches `stepShare` of the strongest; failing that, half the strongest.
         let threshold = max(0.15, stepShare * strongest.value)
         var step = strongest.lag > maxStep ? strongest.lag / 2 : strongest.lag
-        if let first = peaks.first(where: { $0.lag <= maxStep && $0.value >= threshold }), first.lag < step * 0.9 {
+        let rms = (energy / Double(n)).squareRoot()
+        if let first = peaks.first(where: { $0.lag <= maxStep && $0.value >= threshold && accepts($0, strongest: strongest, rms: rms, peaks: peaks) }),
+           first.lag < step * 0.9 {
             step = first.lag
+        }
+        if let prior {
+            // The step lag the neighbouring seconds imply, if the window has a peak there.
+            let expected = 60 * gridRate / prior
+            guard let near = peaks.filter({ abs($0.lag - expected) <= 0.2 * expected }).max(by: { $0.value < $1.value }),
+                  near.value > 0 else { return WindowEstimate() }
+            step = near.lag
         }
         guard step <= maxStep + 1 else { return WindowEstimate() }
         // The stride peak (two steps) fixes the mean step more finely than the step peak.
@@ -127,28 +167,41 @@ public struct CadenceEstimator: CadenceEstimating {
         return WindowEstimate(spm: spm, confidence: confidence, regularity: max(0, min(1, regularity)))
     }
 
-    /// 60 / the mean interval between the step peaks of the window (peaks at least 0.6 of
-    /// `period` apart, each the highest of its neighbourhood, refined by a parabola).
+    /// Whether a peak at a shorter lag than the strongest may be the step. A peak of
+    /// `strongStepShare` of the strongest may; a weaker one (a stride-dominated pocket or
+    /// belt) only when its cadence is a walking one or the window is as intense as running
+    /// is (feet leave the ground: `runningRMS`), since a walk's second harmonic also makes
+    /// a weak peak at half the step lag.
+    /// Either way the lag must repeat: twice it, there must be a positive peak too (a walk
+    /// in a pocket, whose left and right steps differ, has none at twice half its step).
+    func accepts(_ peak: Autocorrelation.Peak, strongest: Autocorrelation.Peak, rms: Double, peaks: [Autocorrelation.Peak]) -> Bool {
+        guard peak.value >= strongStepShare * strongest.value || 60 * gridRate / peak.lag < runningCadence + 10 || rms >= runningRMS
+        else { return false }
+        guard let twice = Autocorrelation.peak(near: 2 * peak.lag, in: peaks, tolerance: 0.1) else { return 2 * peak.lag > Double(peaks.last?.lag ?? 0) }
+        return twice.value > 0
+    }
+
+    /// 60 / the mean interval between the steps of the window, the steps being the upward
+    /// zero crossings of the window band-passed around the step rate 1 / `period` (a
+    /// resonator of Q 2, run forward and backward: no delay, the stride rate and the
+    /// heel-strike's harmonics ten times down). Nil when fewer than three steps are found or
+    /// one interval looks like a missed or an extra step (outside 0.6–1.6× their median).
     func countedCadence(_ x: UnsafeBufferPointer<Float>, period: Double) -> Double? {
         let n = x.count
-        guard n >= 3 else { return nil }
-        var candidates = [Int]()
-        let highest = x.max() ?? 0
-        for i in 1..<(n - 1) where x[i] > 0 && x[i] > x[i - 1] && x[i] >= x[i + 1] { candidates.append(i) }
-        let spacing = 0.6 * period
-        var accepted = [Int]()
-        for i in candidates.sorted(by: { x[$0] > x[$1] }) where accepted.allSatisfy({ abs(Double($0 - i)) >= spacing }) {
-            accepted.append(i)
+        guard n >= 8, period > 2 else { return nil }
+        var filter = Biquad(bandPass: gridRate / period, q: 2, rate: gridRate)
+        var y = [Float](repeating: 0, count: n)
+        for i in 0..<n { y[i] = filter.process(x[i]) }
+        filter.reset()
+        for i in stride(from: n - 1, through: 0, by: -1) { y[i] = filter.process(y[i]) }
+        var times = [Double]()
+        for i in 1..<n where y[i - 1] < 0 && y[i] >= 0 {
+            times.append(Double(i - 1) + Double(-y[i - 1] / (y[i] - y[i - 1])))
         }
-        guard accepted.count >= 3 else { return nil }
-        let times = accepted.sorted().map { i -> Double in
-            let a = Double(x[i - 1]), b = Double(x[i]), c = Double(x[i + 1]), d = a - 2 * b + c
-            return Double(i) + (d < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / d)) : 0)
-        }
-        // A missed or an extra step makes the count wrong: then keep the autocorrelation's.
+        guard times.count >= 3 else { return nil }
         let intervals = zip(times, times.dropFirst()).map { $1 - $0 }.sorted()
         let median = intervals[intervals.count / 2]
-        guard intervals.first! > 0.45 * median, intervals.last! < 2.2 * median else { return nil }
+        guard intervals.first! > 0.6 * median, intervals.last! < 1.6 * median else { return nil }
         return 60 * gridRate * Double(times.count - 1) / (times.last! - times.first!)
     }
 }

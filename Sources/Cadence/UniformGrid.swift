@@ -76,6 +76,17 @@ struct Biquad {
         a1 = Float(-2 * c / a0); a2 = Float((1 - alpha) / a0)
     }
 
+    /// A band-pass of 0 dB peak gain at `centre` Hz with quality `q` (RBJ cookbook).
+    init(bandPass centre: Double, q: Double, rate: Double) {
+        let w = 2 * Double.pi * centre / rate
+        let alpha = sin(w) / (2 * q), a0 = 1 + alpha
+        b0 = Float(alpha / a0); b1 = 0; b2 = Float(-alpha / a0)
+        a1 = Float(-2 * cos(w) / a0); a2 = Float((1 - alpha) / a0)
+    }
+
+    /// Clears the filter's memory.
+    mutating func reset() { x1 = 0; x2 = 0; y1 = 0; y2 = 0 }
+
     mutating func process(_ x: Float) -> Float {
         let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
         x2 = x1; x1 = x; y2 = y1; y1 = y

@@ -1,6 +1,16 @@
 import Cadence
 import Foundation
 
+/// A generated trace the score can judge: its name, the truth per second and whether the
+/// wearer moves or stands throughout the span around a second (nil: both).
+protocol ScoredTrace {
+    var name: String { get }
+    func truth(at second: Double) -> Double?
+    func activity(at second: Double, half: Double) -> Bool?
+}
+
+extension GaitGenerator.Trace: ScoredTrace {}
+
 /// The accuracy figures for an estimator on a set of traces.
 ///
 /// A reading counts for the truth second nearest to its `t` (within 0.5 s). Moving seconds:
@@ -16,7 +26,7 @@ struct CadenceScore: CustomStringConvertible {
     /// Half-width (s) of the span around a second that must be all moving or all still.
     var margin = 2.0
 
-    mutating func add(_ trace: GaitGenerator.Trace, _ analysis: CadenceAnalysis) {
+    mutating func add(_ trace: some ScoredTrace, _ analysis: CadenceAnalysis) {
         for reading in analysis.readings {
             let second = reading.t.rounded()
             guard abs(second - reading.t) <= 0.5 else { continue }
