@@ -28,11 +28,20 @@ public struct SensorLogError: Error, Equatable, CustomStringConvertible, Sendabl
 public enum SensorLog {
     /// The samples of a CSV or JSON Lines log (JSON Lines when the first non-blank character is `{`).
     public static func parse(_ data: Data) throws(SensorLogError) -> [AccelerationSample] {
-        let bytes = [UInt8](data)
-        guard let first = bytes.first(where: { $0 != 32 && $0 != 9 && $0 != 10 && $0 != 13 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) else {
-            throw SensorLogError(line: nil, "the log is empty")
+        // Read in place: a 60-minute log is ~13 MB, not worth a copy.
+        let result = data.withUnsafeBytes { raw -> Result<[AccelerationSample], SensorLogError> in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let first = bytes.first(where: { $0 != 32 && $0 != 9 && $0 != 10 && $0 != 13 && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) else {
+                return .failure(SensorLogError(line: nil, "the log is empty"))
+            }
+            do throws(SensorLogError) {
+                return .success(first == UInt8(ascii: "{") ? try parseJSONLines(String(decoding: bytes, as: UTF8.self))
+                                                           : try parseCSV(buffer: bytes))
+            } catch {
+                return .failure(error)
+            }
         }
-        return first == UInt8(ascii: "{") ? try parseJSONLines(String(decoding: bytes, as: UTF8.self)) : try parseCSV(bytes: bytes)
+        return try result.get()
     }
 
     /// Standard gravity, m/s².
@@ -42,7 +51,8 @@ public enum SensorLog {
     static func finish(_ rows: [RawRow], timeUnit: TimeUnit?) throws(SensorLogError) -> [AccelerationSample] {
         guard rows.count >= 2 else { throw SensorLogError(line: nil, "the log holds \(rows.count) sample(s); at least two are needed") }
         let scale = timeUnit?.seconds ?? inferTimeScale(rows)
-        let origin = rows.map(\.time).min()!
+        var origin = rows[0].time, latest = rows[0].time
+        for row in rows { origin = min(origin, row.time); latest = max(latest, row.time) }
         let every = max(1, rows.count / 10_000) // a sample of rows is enough for a median
         let magnitudes = stride(from: 0, to: rows.count, by: every).map { i in
             (rows[i].x * rows[i].x + rows[i].y * rows[i].y + rows[i].z * rows[i].z).squareRoot()
@@ -51,7 +61,7 @@ public enum SensorLog {
         guard let unit = unitScale(medianMagnitude: median) else {
             throw SensorLogError(line: nil, String(format: "cannot tell the acceleration unit: the median magnitude is %.3g, neither about 1 (g) nor about 9.81 (m/s²); logs without gravity (user acceleration) are not supported", median))
         }
-        let span = (rows.map(\.time).max()! - origin) * scale
+        let span = (latest - origin) * scale
         guard span <= maxSpan else {
             // A timeline has an entry per second: a stray timestamp must not ask for billions.
             let line = rows.firstIndex { ($0.time - origin) * scale > maxSpan }.map { rows[$0].line }
