@@ -116,6 +116,14 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// Every song with a known tempo, as (id, BPM) only: what a song matcher needs, without
+    /// loading whole songs (the runner's live sockets each keep one such list).
+    public func songTempos() throws -> [(id: Int64, bpm: Double)] {
+        try database.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, bpm FROM library_song WHERE bpm > 0 ORDER BY id").map { ($0[0], $0[1]) }
+        }
+    }
+
     public func song(id: Int64, userID: Int64? = nil) throws -> CatalogSong {
         guard let song = try songs(where: "s.id = ?", arguments: [id], userID: userID).first else {
             throw CatalogError.notFound("no song with id \(id)")

@@ -106,6 +106,15 @@ struct RunnerLiveTests {
         #expect(Self.parse(live.handle(messages[0])[0])["code"] as? String == "stopped")
     }
 
+    @Test("a song that left the library since the run began is said, not sent")
+    func songGone() throws {
+        var live = RunnerLive(tempos: [(id: 7, bpm: 170), (id: 8, bpm: 168)], lookup: { _ in nil }, seed: 4)
+        #expect(Self.parse(live.greeting())["songs"] as? Int == 2)
+        let song = Self.parse(try #require(live.handle(#"{"type":"start"}"#).last))
+        #expect(song["song"] is NSNull && song["code"] as? String == "not_found")
+        #expect((song["reason"] as? String)?.contains("has left the library") == true)
+    }
+
     @Test("hostile and malformed messages get an error and change nothing")
     func malformed() throws {
         var live = RunnerLive(songs: try Self.songs([170]), seed: 3)

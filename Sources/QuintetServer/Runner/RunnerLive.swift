@@ -31,27 +31,32 @@ struct RunnerLive {
 
     private var cadence = LiveCadence()
     private var run: RunSession
-    private let songsByID: [String: CatalogSong]
+    /// The song behind a chosen id (the catalog's, read when a song is chosen).
+    private let lookup: (Int64) -> CatalogSong?
+    private let songCount: Int
     private var sawSamples = false
 
-    /// `songs`: the library's songs with a BPM; `seed` makes the random first song reproducible.
-    init(songs: [CatalogSong], seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
-        var byID = [String: CatalogSong]()
-        var candidates = [SongCandidate]()
-        for song in songs {
-            guard let bpm = song.bpm, bpm > 0, bpm.isFinite else { continue }
-            byID[String(song.id)] = song
-            candidates.append(SongCandidate(id: String(song.id), bpm: bpm))
-        }
-        songsByID = byID
+    /// `tempos`: the library's songs with a BPM (id, BPM); `lookup` gives a chosen song's
+    /// details; `seed` makes the random first song reproducible.
+    init(tempos: [(id: Int64, bpm: Double)], lookup: @escaping (Int64) -> CatalogSong?,
+         seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
+        let candidates = tempos.filter { $0.bpm > 0 && $0.bpm.isFinite }.map { SongCandidate(id: String($0.id), bpm: $0.bpm) }
+        songCount = candidates.count
+        self.lookup = lookup
         run = RunSession(songs: candidates, seed: seed)
+    }
+
+    /// A conversation over a list of songs (tests, small libraries).
+    init(songs: [CatalogSong], seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
+        let byID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        self.init(tempos: songs.compactMap { song in song.bpm.map { (song.id, $0) } }, lookup: { byID[$0] }, seed: seed)
     }
 
     var isStopped: Bool { run.state == .stopped }
 
     /// The first message of the conversation.
     func greeting() -> String {
-        Self.encode(Out(type: "ready", songs: songsByID.count, state: run.state.rawValue, settings: settingsOut()))
+        Self.encode(Out(type: "ready", songs: songCount, state: run.state.rawValue, settings: settingsOut()))
     }
 
     /// What a client sends (every field but `type` optional; which apply depends on `type`).
@@ -225,10 +230,14 @@ struct RunnerLive {
                       cadence: .some(choice.cadence.map { ($0 * 10).rounded() / 10 }), random: choice.isRandom)
         switch choice.pick {
         case .song(let match):
-            out.song = .some(songsByID[match.id].map {
-                SongOut(id: $0.id, title: $0.title, artist: $0.artist, bpm: $0.bpm, path: $0.path,
-                        streamURL: "/api/library/songs/\($0.id)/stream")
-            })
+            guard let song = Int64(match.id).flatMap(lookup) else {
+                out.song = .some(nil)
+                out.code = "not_found"
+                out.reason = "song \(match.id) has left the library since the run began; ask for the next"
+                return Self.encode(out)
+            }
+            out.song = .some(SongOut(id: song.id, title: song.title, artist: song.artist, bpm: song.bpm, path: song.path,
+                                     streamURL: "/api/library/songs/\(song.id)/stream"))
             out.targetBPM = (match.target * 100).rounded() / 100
             out.effectiveBPM = match.effectiveBPM
             out.fallback = match.isFallback

@@ -25,15 +25,16 @@ enum RunnerLiveRoute {
                 try await outbound.close(.policyViolation, reason: "unauthorized")
                 return
             }
-            let songs: [CatalogSong]
+            let tempos: [(id: Int64, bpm: Double)]
             do {
-                songs = try library.catalog.songs(where: "s.bpm IS NOT NULL AND s.bpm > 0", userID: nil)
+                tempos = try library.catalog.songTempos()
             } catch {
                 context.logger.error("runner live: reading the catalog failed: \(error)")
                 try await outbound.close(.unexpectedServerError, reason: "the library could not be read")
                 return
             }
-            var live = RunnerLive(songs: songs)
+            let catalog = library.catalog
+            var live = RunnerLive(tempos: tempos, lookup: { try? catalog.song(id: $0) })
             try await outbound.write(.text(live.greeting()))
             for try await message in inbound.messages(maxSize: RunnerLive.maxMessageBytes) {
                 guard case .text(let text) = message else {
