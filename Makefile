@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo bench-scan fuzz clean
+.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo bench-scan bench-cadence fuzz clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -38,8 +38,8 @@ bootstrap:
 
 # Benchmarks, never part of `make test`: the real FFT next to numpy's rfft, tempo
 # estimation next to aubio and librosa on the held-out synthesised set, and the library scan
-# next to mutagen and tinytag.
-bench: bench-fft bench-tempo bench-scan
+# next to mutagen and tinytag, and a 60-minute accelerometer log through `quintet cadence`.
+bench: bench-fft bench-tempo bench-scan bench-cadence
 
 bench-fft:
 	bash scripts/bench-fft.sh
@@ -52,6 +52,10 @@ bench-tempo:
 # to use another copy); FILES (default 20000) and RUNS (default 3).
 bench-scan:
 	bash scripts/bench-scan.sh --files $(or $(FILES),20000) --runs $(or $(RUNS),3)
+
+# `quintet cadence` on a 60-minute 100 Hz log, whole process (bound: 0.2 s); RUNS (default 10).
+bench-cadence:
+	bash scripts/bench-cadence.sh
 
 # Fuzz targets for parsers of untrusted bytes (Fuzz/, libFuzzer), never part of `make test`;
 # FUZZ_SECONDS per target (default 60).

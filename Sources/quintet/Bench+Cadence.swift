@@ -13,6 +13,8 @@ extension Bench {
         @Option(help: "Timed runs (the best and the median are printed).") var runs = 5
         @Option(help: "default or thesis.") var method: CadenceMethod = .default
         @Flag(help: "Print as JSON.") var json = false
+        @Option(help: ArgumentHelp("Also write the log as a CSV (seconds and g, 5 decimals, as phone apps write them), for timing `quintet cadence FILE` as a whole process.", valueName: "file"))
+        var write: String?
 
         func validate() throws {
             guard minutes > 0 && minutes <= 600 else { throw ValidationError("--minutes must be in (0, 600]") }
@@ -22,6 +24,14 @@ extension Bench {
 
         func run() throws {
             let samples = Self.syntheticRun(seconds: minutes * 60, rate: rate)
+            if let write {
+                var text = "seconds_elapsed,x,y,z\n"
+                text.reserveCapacity(samples.count * 40)
+                for s in samples { text += String(format: "%.5f,%.5f,%.5f,%.5f\n", s.t, s.x, s.y, s.z) }
+                do { try text.write(toFile: write, atomically: true, encoding: .utf8) } catch {
+                    throw ValidationError("cannot write \(write): \(error.localizedDescription)")
+                }
+            }
             let estimator = method.estimator
             var steps = 0
             let (best, median) = timeRuns(runs) { steps = estimator.analyze(samples).totalSteps }
