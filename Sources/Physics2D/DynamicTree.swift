@@ -63,10 +63,16 @@ final class DynamicTree {
     }
 
     /// Re-inserts the leaf if the tight box left its fat box; returns whether it did.
-    func moveProxy(_ id: Int32, tight: AABB) -> Bool {
+    /// The new fat box also reaches `aabbMultiplier` × `displacement` ahead in the direction
+    /// of motion, so a steadily moving shape is not re-inserted every step.
+    func moveProxy(_ id: Int32, tight: AABB, displacement: Vec2 = .zero) -> Bool {
         if nodes[Int(id)].aabb.contains(tight) { return false }
         removeLeaf(id)
-        nodes[Int(id)].aabb = tight.expanded(by: PhysicsSettings.aabbMargin)
+        var fat = tight.expanded(by: PhysicsSettings.aabbMargin)
+        let d = PhysicsSettings.aabbMultiplier * displacement
+        if d.x < 0 { fat.lower.x += d.x } else { fat.upper.x += d.x }
+        if d.y < 0 { fat.lower.y += d.y } else { fat.upper.y += d.y }
+        nodes[Int(id)].aabb = fat
         insertLeaf(id)
         return true
     }

@@ -9,6 +9,8 @@ public enum PhysicsSettings {
     public static let polygonRadius = 2 * linearSlop
     /// Margin of the broad phase's fat AABBs.
     public static let aabbMargin = 0.1
+    /// How many steps of motion a re-inserted fat AABB reaches ahead.
+    public static let aabbMultiplier = 4.0
     /// Largest position correction per position iteration.
     public static let maxLinearCorrection = 0.2
     /// Baumgarte factor of the position solver.

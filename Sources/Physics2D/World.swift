@@ -47,6 +47,7 @@ public final class World {
     private var pendingEvents: [(begin: Bool, event: ContactEvent)] = []
     private var solverBodies: [SolverBody] = []
     private var solver = ContactSolver()
+    private var isStatic: [Bool] = []
 
     public init(gravity: Vec2 = Vec2(0, -10)) {
         self.gravity = gravity
@@ -247,7 +248,9 @@ public final class World {
         let velocityIterations = self.velocityIterations, positionIterations = self.positionIterations
         let warm = warmStarting
         let contacts = self.contacts
-        let isStatic = bodies.map { $0.type == .static }
+        isStatic.removeAll(keepingCapacity: true)
+        for b in bodies { isStatic.append(b.type == .static) }
+        let isStatic = self.isStatic
         solverBodies.withUnsafeMutableBufferPointer { sb in
             solver.prepare(contacts, sb, warmStart: warm)
             if warm { solver.warmStart(sb) }
@@ -274,13 +277,16 @@ public final class World {
         // Write back, refresh transforms, and move the broad-phase proxies.
         for (k, b) in bodies.enumerated() where b.type != .static {
             let s = solverBodies[k]
+            let displacement = s.c - b.center
             b.v = s.v; b.w = s.w
             b.center = s.c; b.angleValue = s.a
             let q = s.q
             b.xf = Transform(p: s.c - q.apply(b.localCenter), q: q)
             b.force = .zero; b.torque = 0
             for sh in b.shapes {
-                if tree.moveProxy(sh.proxyId, tight: sh.geometry.aabb(b.xf)) { markMoved(sh.proxyId) }
+                if tree.moveProxy(sh.proxyId, tight: sh.geometry.aabb(b.xf), displacement: displacement) {
+                    markMoved(sh.proxyId)
+                }
             }
         }
     }
