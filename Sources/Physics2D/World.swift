@@ -130,6 +130,8 @@ public final class World {
         }
     }
 
+    func shape(forProxy proxy: Int32) -> Shape? { proxyShapes[Int(proxy)] }
+
     private func markMoved(_ proxy: Int32) {
         if !proxyMoved[Int(proxy)] {
             proxyMoved[Int(proxy)] = true
