@@ -65,6 +65,8 @@ public final class Body {
     public private(set) var inertia: Double = 0
     var invI: Double = 0
     var isRemoved = false
+    /// Joints attached to this body.
+    var joints: [RevoluteJoint] = []
 
     init(def: BodyDef) {
         type = def.type

@@ -21,6 +21,10 @@ public enum PhysicsSettings {
     public static let maxTranslation = 2.0
     /// Largest rotation of a body in one step.
     public static let maxRotation = 0.5 * Double.pi
+    /// Angular error tolerated by joint limits (2°).
+    public static let angularSlop = 2.0 / 180 * Double.pi
+    /// Largest angular correction per position iteration (8°).
+    public static let maxAngularCorrection = 8.0 / 180 * Double.pi
     /// Maximum number of polygon vertices.
     public static let maxPolygonVertices = 8
 }

@@ -27,6 +27,8 @@ public final class World {
 
     /// Bodies in creation order (removed bodies are taken out).
     public private(set) var bodies: [Body] = []
+    /// Joints in creation order.
+    public private(set) var joints: [RevoluteJoint] = []
     /// True while the world is stepping or delivering events; removals are then deferred.
     public private(set) var isLocked = false
     /// Number of steps taken.
@@ -100,8 +102,47 @@ public final class World {
         deliverEvents()
     }
 
+    /// Pins two bodies together (see `RevoluteJointDef`).
+    @discardableResult
+    public func createRevoluteJoint(_ def: RevoluteJointDef) -> RevoluteJoint {
+        precondition(def.bodyA.world === self && def.bodyB.world === self, "both bodies must be in this world")
+        let j = RevoluteJoint(def)
+        j.index = joints.count
+        joints.append(j)
+        def.bodyA.joints.append(j)
+        def.bodyB.joints.append(j)
+        if !j.collideConnected {
+            var i = 0
+            while i < contacts.count {
+                let c = contacts[i]
+                if (c.bodyA === j.bodyA && c.bodyB === j.bodyB) || (c.bodyA === j.bodyB && c.bodyB === j.bodyA) {
+                    destroyContact(c)
+                } else { i += 1 }
+            }
+        }
+        return j
+    }
+
+    /// Removes a joint (at once; joints have no events).
+    public func removeJoint(_ joint: RevoluteJoint) {
+        guard joint.index >= 0, joint.index < joints.count, joints[joint.index] === joint else { return }
+        joints.remove(at: joint.index)
+        for (k, j) in joints.enumerated() { j.index = k }
+        joint.index = -1
+        joint.bodyA.joints.removeAll { $0 === joint }
+        joint.bodyB.joints.removeAll { $0 === joint }
+    }
+
+    /// Whether a joint between the two bodies turns their collisions off.
+    private func jointKeepsApart(_ a: Body, _ b: Body) -> Bool {
+        let (small, other) = a.joints.count <= b.joints.count ? (a, b) : (b, a)
+        for j in small.joints where !j.collideConnected && (j.bodyA === other || j.bodyB === other) { return true }
+        return false
+    }
+
     private func destroy(_ body: Body) {
         body.isRemoved = true
+        for j in body.joints { removeJoint(j) }
         // Contacts, in their current order so the result is deterministic.
         var i = 0
         while i < contacts.count {
@@ -179,6 +220,7 @@ public final class World {
                   let ba = sa.body, let bb = sb.body, ba !== bb else { continue }
             guard ba.type == .dynamic || bb.type == .dynamic else { continue }
             guard Filter.shouldCollide(sa.filter, sb.filter) else { continue }
+            if !ba.joints.isEmpty && !bb.joints.isEmpty && jointKeepsApart(ba, bb) { continue }
             let lo = min(sa.id, sb.id), hi = max(sa.id, sb.id)
             let key = UInt64(lo) << 32 | UInt64(hi)
             if contactMap[key] != nil { continue }
@@ -250,13 +292,18 @@ public final class World {
         let velocityIterations = self.velocityIterations, positionIterations = self.positionIterations
         let warm = warmStarting
         let contacts = self.contacts
+        let joints = self.joints
         isStatic.removeAll(keepingCapacity: true)
         for b in bodies { isStatic.append(b.type == .static) }
         let isStatic = self.isStatic
         solverBodies.withUnsafeMutableBufferPointer { sb in
             solver.prepare(contacts, sb, warmStart: warm)
+            for j in joints { j.prepare(sb, dt: dt, warmStart: warm) }
             if warm { solver.warmStart(sb) }
-            for _ in 0..<velocityIterations { solver.solveVelocity(sb) }
+            for _ in 0..<velocityIterations {
+                for j in joints { j.solveVelocity(sb) }
+                solver.solveVelocity(sb)
+            }
             solver.storeImpulses(contacts)
             // Integrate positions, clamping absurd motions.
             for k in 0..<sb.count where !isStatic[k] {
@@ -274,7 +321,11 @@ public final class World {
                 sb[k].a += dt * w
                 sb[k].q = Rot(angle: sb[k].a)
             }
-            for _ in 0..<positionIterations where solver.solvePositions(sb) { break }
+            for _ in 0..<positionIterations {
+                var done = solver.solvePositions(sb)
+                for j in joints { done = j.solvePosition(sb) && done }
+                if done { break }
+            }
         }
         // Write back, refresh transforms, and move the broad-phase proxies.
         for (k, b) in bodies.enumerated() where b.type != .static {
