@@ -106,6 +106,7 @@ let package = Package(
             name: "quintet",
             dependencies: [
                 "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore",
+                "Physics2D",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -118,6 +119,7 @@ let package = Package(
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "CadenceTests", dependencies: ["Cadence", "AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "Physics2DTests", dependencies: ["Physics2D"], swiftSettings: swiftSettings),
         .testTarget(name: "QuintetStoreTests", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
         .testTarget(
             name: "QuintetServerTests",

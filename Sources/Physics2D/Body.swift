@@ -1,0 +1,209 @@
+// Rigid bodies: kinematic state, mass, forces, and the shapes attached to them.
+
+/// How a body moves.
+public enum BodyType: String, Sendable {
+    /// Never moves (ground, walls); infinite mass.
+    case `static`
+    /// Moves with its set velocity, is not pushed by anything; infinite mass.
+    case kinematic
+    /// Moved by gravity, forces and contacts.
+    case dynamic
+}
+
+/// The initial state of a body.
+public struct BodyDef: Sendable {
+    public var type: BodyType = .static
+    public var position: Vec2 = .zero
+    public var angle: Double = 0
+    public var linearVelocity: Vec2 = .zero
+    public var angularVelocity: Double = 0
+    public var linearDamping: Double = 0
+    public var angularDamping: Double = 0
+    public var gravityScale: Double = 1
+    public var fixedRotation = false
+    public init(type: BodyType = .static, position: Vec2 = .zero, angle: Double = 0,
+                linearVelocity: Vec2 = .zero, angularVelocity: Double = 0,
+                linearDamping: Double = 0, angularDamping: Double = 0,
+                gravityScale: Double = 1, fixedRotation: Bool = false) {
+        self.type = type; self.position = position; self.angle = angle
+        self.linearVelocity = linearVelocity; self.angularVelocity = angularVelocity
+        self.linearDamping = linearDamping; self.angularDamping = angularDamping
+        self.gravityScale = gravityScale; self.fixedRotation = fixedRotation
+    }
+}
+
+/// A rigid body. Create it with `World.createBody(_:)`.
+public final class Body {
+    public let type: BodyType
+    /// Shapes in the order they were attached.
+    public private(set) var shapes: [Shape] = []
+    /// The world this body lives in (nil once removed).
+    public internal(set) weak var world: World?
+    /// Anything the game wants to attach.
+    public var userData: AnyObject?
+    public var linearDamping: Double
+    public var angularDamping: Double
+    public var gravityScale: Double
+    public private(set) var fixedRotation: Bool
+    /// Stable id, assigned by the world in creation order.
+    public internal(set) var id: Int = -1
+
+    // Index in the world's body array (changes when other bodies are removed).
+    var index: Int = -1
+    // State: the centre of mass in world space and the angle; the transform of the origin derives from them.
+    var center: Vec2
+    var angleValue: Double
+    var xf: Transform
+    var localCenter: Vec2 = .zero
+    var v: Vec2
+    var w: Double
+    var force: Vec2 = .zero
+    var torque: Double = 0
+    public private(set) var mass: Double = 0
+    public private(set) var invMass: Double = 0
+    /// Rotational inertia about the centre of mass.
+    public private(set) var inertia: Double = 0
+    var invI: Double = 0
+    var isRemoved = false
+    /// Joints attached to this body.
+    var joints: [RevoluteJoint] = []
+
+    init(def: BodyDef) {
+        type = def.type
+        linearDamping = def.linearDamping
+        angularDamping = def.angularDamping
+        gravityScale = def.gravityScale
+        fixedRotation = def.fixedRotation
+        xf = Transform(position: def.position, angle: def.angle)
+        center = def.position
+        angleValue = def.angle
+        v = def.type == .static ? .zero : def.linearVelocity
+        w = def.type == .static ? 0 : def.angularVelocity
+        if type == .dynamic { mass = 1; invMass = 1 }
+    }
+
+    // MARK: state
+
+    /// Position of the body origin.
+    public var position: Vec2 { xf.p }
+    /// Angle in radians (counter-clockwise, not wrapped).
+    public var angle: Double { angleValue }
+    /// The transform of the body origin.
+    public var transform: Transform { xf }
+    /// The centre of mass in world coordinates.
+    public var worldCenter: Vec2 { center }
+    /// The centre of mass in body coordinates.
+    public var localCenterOfMass: Vec2 { localCenter }
+
+    public var linearVelocity: Vec2 {
+        get { v }
+        set { if type != .static { v = newValue } }
+    }
+    public var angularVelocity: Double {
+        get { w }
+        set { if type != .static && !fixedRotation { w = newValue } }
+    }
+
+    /// Moves the body (teleport). Contacts are updated on the next step.
+    public func setTransform(position: Vec2, angle: Double) {
+        xf = Transform(position: position, angle: angle)
+        angleValue = angle
+        center = xf.apply(localCenter)
+        world?.bodyMoved(self)
+    }
+
+    /// Turns rotation off or on; recomputes the mass.
+    public func setFixedRotation(_ flag: Bool) {
+        fixedRotation = flag
+        if flag { w = 0 }
+        resetMassData()
+    }
+
+    /// Velocity of a world point attached to this body.
+    public func velocity(atWorldPoint p: Vec2) -> Vec2 { v + cross(w, p - center) }
+    /// World coordinates of a body-local point.
+    public func worldPoint(_ local: Vec2) -> Vec2 { xf.apply(local) }
+    /// Body-local coordinates of a world point.
+    public func localPoint(_ world: Vec2) -> Vec2 { xf.applyInverse(world) }
+
+    // MARK: forces (dynamic bodies only; forces last one step)
+
+    /// Applies a force (N) at a world point until the end of the next step.
+    public func applyForce(_ f: Vec2, at point: Vec2) {
+        guard type == .dynamic else { return }
+        force += f
+        torque += cross(point - center, f)
+    }
+    /// Applies a force at the centre of mass.
+    public func applyForceToCenter(_ f: Vec2) {
+        guard type == .dynamic else { return }
+        force += f
+    }
+    /// Applies a torque (N·m) until the end of the next step.
+    public func applyTorque(_ t: Double) {
+        guard type == .dynamic else { return }
+        torque += t
+    }
+    /// Changes the velocity at once by impulse / mass (N·s) at a world point.
+    public func applyLinearImpulse(_ j: Vec2, at point: Vec2) {
+        guard type == .dynamic else { return }
+        v += invMass * j
+        w += invI * cross(point - center, j)
+    }
+    /// Applies an impulse at the centre of mass.
+    public func applyLinearImpulseToCenter(_ j: Vec2) {
+        guard type == .dynamic else { return }
+        v += invMass * j
+    }
+    /// Applies an angular impulse (N·m·s).
+    public func applyAngularImpulse(_ j: Double) {
+        guard type == .dynamic else { return }
+        w += invI * j
+    }
+
+    // MARK: shapes and mass
+
+    func attach(_ shape: Shape) {
+        shapes.append(shape)
+        resetMassData()
+    }
+
+    func detach(_ shape: Shape) {
+        shapes.removeAll { $0 === shape }
+        resetMassData()
+    }
+
+    /// Recomputes mass, centre of mass and inertia from the shapes' densities.
+    /// A dynamic body without mass gets 1 kg (as Box2D does).
+    func resetMassData() {
+        mass = 0; invMass = 0; inertia = 0; invI = 0; localCenter = .zero
+        guard type == .dynamic else {
+            center = xf.p
+            return
+        }
+        var c = Vec2.zero, iOrigin = 0.0
+        for s in shapes where s.density > 0 {
+            let md = s.geometry.massData(density: s.density)
+            mass += md.mass
+            c += md.mass * md.center
+            iOrigin += md.inertia
+        }
+        if mass > 0 {
+            invMass = 1 / mass
+            c = invMass * c
+        } else {
+            mass = 1; invMass = 1
+        }
+        if iOrigin > 0 && !fixedRotation {
+            inertia = iOrigin - mass * c.lengthSquared
+            invI = inertia > 0 ? 1 / inertia : 0
+        } else {
+            inertia = 0; invI = 0
+        }
+        let oldCenter = center
+        localCenter = c
+        center = xf.apply(localCenter)
+        // Keep the velocity of the new centre consistent with the rotation.
+        v += cross(w, center - oldCenter)
+    }
+}

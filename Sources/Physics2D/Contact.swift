@@ -1,0 +1,74 @@
+// Contacts: one per pair of shapes whose fat boxes overlap, kept until the
+// boxes separate. A contact is "touching" while its manifold has points (or,
+// for sensors, while the shapes overlap); begin/end events mark the changes.
+
+/// What the world reports when two shapes start or stop touching.
+public struct ContactEvent {
+    public let shapeA: Shape
+    public let shapeB: Shape
+    /// True when either shape is a sensor (an overlap, no collision response).
+    public let isSensor: Bool
+    public var bodyA: Body? { shapeA.body }
+    public var bodyB: Body? { shapeB.body }
+}
+
+enum PairKind: UInt8 { case circles, polygonCircle, polygons }
+
+final class Contact {
+    let shapeA: Shape
+    let shapeB: Shape
+    let bodyA: Body
+    let bodyB: Body
+    let kind: PairKind
+    let isSensor: Bool
+    let friction: Double
+    let restitution: Double
+    let key: UInt64
+    var index = -1
+    var manifold = Manifold()
+    var touching = false
+
+    init(_ a: Shape, _ b: Shape, key: UInt64) {
+        // Order the pair so that the polygon (or segment) comes first against a circle.
+        var sa = a, sb = b
+        if sa.core == nil && sb.core != nil { swap(&sa, &sb) }
+        shapeA = sa; shapeB = sb
+        bodyA = sa.body!; bodyB = sb.body!
+        kind = sa.core == nil ? .circles : (sb.core == nil ? .polygonCircle : .polygons)
+        isSensor = sa.isSensor || sb.isSensor
+        friction = (sa.friction * sb.friction).squareRoot()
+        restitution = max(sa.restitution, sb.restitution)
+        self.key = key
+    }
+
+    /// Recomputes the manifold at the bodies' current transforms; returns whether touching changed.
+    func update() -> Bool {
+        let xfA = bodyA.xf, xfB = bodyB.xf
+        var m: Manifold
+        switch kind {
+        case .circles:
+            m = Collide.circles(shapeA.circleCenter, shapeA.radius, xfA, shapeB.circleCenter, shapeB.radius, xfB)
+        case .polygonCircle:
+            m = Collide.polygonCircle(shapeA.core!, shapeA.radius, xfA, shapeB.circleCenter, shapeB.radius, xfB)
+        case .polygons:
+            m = Collide.polygons(shapeA.core!, xfA, shapeB.core!, xfB)
+        }
+        let was = touching
+        touching = m.pointCount > 0
+        if isSensor {
+            manifold = Manifold()
+        } else {
+            // Warm starting: carry impulses over to points with the same feature key.
+            for i in 0..<m.pointCount {
+                let id = m[i].id
+                for j in 0..<manifold.pointCount where manifold[j].id == id {
+                    m[i].normalImpulse = manifold[j].normalImpulse
+                    m[i].tangentImpulse = manifold[j].tangentImpulse
+                    break
+                }
+            }
+            manifold = m
+        }
+        return was != touching
+    }
+}

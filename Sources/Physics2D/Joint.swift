@@ -1,0 +1,175 @@
+// Joints. This milestone has the revolute joint (a shared pin, with optional
+// angle limits and a motor); the others of issue 8 come later.
+
+/// How to create a revolute joint: two bodies pinned together at a world point.
+public struct RevoluteJointDef {
+    public var bodyA: Body
+    public var bodyB: Body
+    /// The pin, in world coordinates at creation time.
+    public var anchor: Vec2
+    /// Whether the two bodies' shapes still collide with each other.
+    public var collideConnected = false
+    public var enableLimit = false
+    /// Limits of the angle of B relative to A (radians), measured from the angle at creation.
+    public var lowerAngle = 0.0
+    public var upperAngle = 0.0
+    public var enableMotor = false
+    /// Target relative angular velocity (rad/s).
+    public var motorSpeed = 0.0
+    /// Largest torque the motor may use (N·m).
+    public var maxMotorTorque = 0.0
+    public init(bodyA: Body, bodyB: Body, anchor: Vec2) {
+        self.bodyA = bodyA; self.bodyB = bodyB; self.anchor = anchor
+    }
+}
+
+/// Two bodies pinned together at one point; they may turn freely about it (within the limits,
+/// driven by the motor when enabled).
+public final class RevoluteJoint {
+    public let bodyA: Body
+    public let bodyB: Body
+    public let collideConnected: Bool
+    public var enableLimit: Bool
+    public var lowerAngle: Double
+    public var upperAngle: Double
+    public var enableMotor: Bool
+    public var motorSpeed: Double
+    public var maxMotorTorque: Double
+    /// The pin in each body's frame (relative to the body origin).
+    public let localAnchorA: Vec2
+    public let localAnchorB: Vec2
+    let referenceAngle: Double
+    var index = -1
+
+    // Accumulated impulses (warm starting) and per-step solver data.
+    var impulse = Vec2.zero
+    var motorImpulse = 0.0
+    var lowerImpulse = 0.0
+    var upperImpulse = 0.0
+    var ia = 0, ib = 0
+    var rA = Vec2.zero, rB = Vec2.zero
+    var mA = 0.0, mB = 0.0, iA = 0.0, iB = 0.0
+    var axialMass = 0.0
+    var dt = 0.0
+
+    init(_ def: RevoluteJointDef) {
+        bodyA = def.bodyA; bodyB = def.bodyB
+        collideConnected = def.collideConnected
+        enableLimit = def.enableLimit; lowerAngle = def.lowerAngle; upperAngle = def.upperAngle
+        enableMotor = def.enableMotor; motorSpeed = def.motorSpeed; maxMotorTorque = def.maxMotorTorque
+        localAnchorA = def.bodyA.localPoint(def.anchor)
+        localAnchorB = def.bodyB.localPoint(def.anchor)
+        referenceAngle = def.bodyB.angle - def.bodyA.angle
+    }
+
+    /// The angle of B relative to A, minus the angle at creation.
+    public var jointAngle: Double { bodyB.angle - bodyA.angle - referenceAngle }
+    /// The pin on body A and on body B in world coordinates (they agree up to the solver's tolerance).
+    public var anchorA: Vec2 { bodyA.worldPoint(localAnchorA) }
+    public var anchorB: Vec2 { bodyB.worldPoint(localAnchorB) }
+
+    func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool) {
+        self.dt = dt
+        ia = bodyA.index; ib = bodyB.index
+        let a = bodies[ia], b = bodies[ib]
+        mA = a.invMass; iA = a.invI; mB = b.invMass; iB = b.invI
+        rA = a.q.apply(localAnchorA - a.localCenter)
+        rB = b.q.apply(localAnchorB - b.localCenter)
+        let k = iA + iB
+        axialMass = k > 0 ? 1 / k : 0
+        if !enableMotor { motorImpulse = 0 }
+        if !enableLimit { lowerImpulse = 0; upperImpulse = 0 }
+        if warmStart {
+            let axial = motorImpulse + lowerImpulse - upperImpulse
+            bodies[ia].v -= mA * impulse
+            bodies[ia].w -= iA * (cross(rA, impulse) + axial)
+            bodies[ib].v += mB * impulse
+            bodies[ib].w += iB * (cross(rB, impulse) + axial)
+        } else {
+            impulse = .zero; motorImpulse = 0; lowerImpulse = 0; upperImpulse = 0
+        }
+    }
+
+    func solveVelocity(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+        var vA = bodies[ia].v, wA = bodies[ia].w, vB = bodies[ib].v, wB = bodies[ib].w
+        let fixedRotation = iA + iB == 0
+        if enableMotor && !fixedRotation {
+            let cdot = wB - wA - motorSpeed
+            let maxImpulse = dt * maxMotorTorque
+            let old = motorImpulse
+            motorImpulse = min(max(old - axialMass * cdot, -maxImpulse), maxImpulse)
+            let d = motorImpulse - old
+            wA -= iA * d; wB += iB * d
+        }
+        if enableLimit && !fixedRotation {
+            let angle = bodies[ib].a - bodies[ia].a - referenceAngle
+            // Lower limit: C = angle − lower ≥ 0; speculative while apart (bias C/dt).
+            do {
+                let c = angle - lowerAngle
+                let bias = c > 0 ? c / dt : 0
+                let cdot = wB - wA
+                let old = lowerImpulse
+                lowerImpulse = max(old - axialMass * (cdot + bias), 0)
+                let d = lowerImpulse - old
+                wA -= iA * d; wB += iB * d
+            }
+            do {
+                let c = upperAngle - angle
+                let bias = c > 0 ? c / dt : 0
+                let cdot = wA - wB
+                let old = upperImpulse
+                upperImpulse = max(old - axialMass * (cdot + bias), 0)
+                let d = upperImpulse - old
+                wA += iA * d; wB -= iB * d
+            }
+        }
+        // The pin: relative velocity of the two anchor points is zero.
+        let cdot = vB + cross(wB, rB) - vA - cross(wA, rA)
+        let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
+        let k12 = -iA * rA.x * rA.y - iB * rB.x * rB.y
+        let k22 = mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x
+        let j = solve2(k11, k12, k22, -cdot)
+        impulse += j
+        vA -= mA * j; wA -= iA * cross(rA, j)
+        vB += mB * j; wB += iB * cross(rB, j)
+        bodies[ia].v = vA; bodies[ia].w = wA
+        bodies[ib].v = vB; bodies[ib].w = wB
+    }
+
+    /// Position pass: pulls the anchors together and the angle back inside the limits.
+    /// Returns whether the error is within tolerance.
+    func solvePosition(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool {
+        var cA = bodies[ia].c, aA = bodies[ia].a, cB = bodies[ib].c, aB = bodies[ib].a
+        var angularError = 0.0
+        if enableLimit && iA + iB > 0 {
+            let angle = aB - aA - referenceAngle
+            var c = 0.0
+            if angle < lowerAngle { c = min(max(angle - lowerAngle + 2 * PhysicsSettings.angularSlop, -PhysicsSettings.maxAngularCorrection), 0) }
+            else if angle > upperAngle { c = min(max(angle - upperAngle - 2 * PhysicsSettings.angularSlop, 0), PhysicsSettings.maxAngularCorrection) }
+            angularError = abs(c)
+            let limitImpulse = -axialMass * c
+            aA -= iA * limitImpulse; aB += iB * limitImpulse
+        }
+        let qA = Rot(angle: aA), qB = Rot(angle: aB)
+        let rA = qA.apply(localAnchorA - bodies[ia].localCenter)
+        let rB = qB.apply(localAnchorB - bodies[ib].localCenter)
+        let c = cB + rB - cA - rA
+        let positionError = c.length
+        let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
+        let k12 = -iA * rA.x * rA.y - iB * rB.x * rB.y
+        let k22 = mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x
+        let j = solve2(k11, k12, k22, -c)
+        cA -= mA * j; aA -= iA * cross(rA, j)
+        cB += mB * j; aB += iB * cross(rB, j)
+        bodies[ia].c = cA; bodies[ia].a = aA; bodies[ia].q = Rot(angle: aA)
+        bodies[ib].c = cB; bodies[ib].a = aB; bodies[ib].q = Rot(angle: aB)
+        return positionError <= PhysicsSettings.linearSlop && angularError <= PhysicsSettings.angularSlop
+    }
+}
+
+/// Solves the symmetric 2×2 system [k11 k12; k12 k22]·x = b (zero if singular).
+@inline(__always) func solve2(_ k11: Double, _ k12: Double, _ k22: Double, _ b: Vec2) -> Vec2 {
+    var det = k11 * k22 - k12 * k12
+    if det != 0 { det = 1 / det }
+    return Vec2(det * (k22 * b.x - k12 * b.y), det * (k11 * b.y - k12 * b.x))
+}

@@ -1,0 +1,368 @@
+// The world: bodies, the broad phase, contacts, stepping and events.
+
+/// A 2D physics world. Not thread-safe: use it from one thread (or actor) at a time.
+///
+/// ```swift
+/// let world = World(gravity: Vec2(0, -10))
+/// let ground = world.createBody(BodyDef(type: .static))
+/// world.createShape(on: ground, ShapeDef(.box(halfWidth: 20, halfHeight: 0.5)))
+/// let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 4)))
+/// world.createShape(on: ball, ShapeDef(.circle(center: .zero, radius: 0.5), restitution: 0.5))
+/// world.onBeginContact = { event in print("touch", event.shapeA.id, event.shapeB.id) }
+/// for _ in 0..<60 { world.step(1.0 / 60) }
+/// ```
+public final class World {
+    public var gravity: Vec2
+    /// Velocity iterations of the contact solver (Box2D 2.x's default is 8).
+    public var velocityIterations = 8
+    /// Position (overlap-removal) iterations (Box2D 2.x's default is 3).
+    public var positionIterations = 3
+    /// Warm starting: reuse last step's impulses as the first guess.
+    public var warmStarting = true
+
+    /// Called once when two shapes start touching (sensors: overlapping), after the step.
+    public var onBeginContact: ((ContactEvent) -> Void)?
+    /// Called once when they stop touching, or when one of them leaves the world while touching.
+    public var onEndContact: ((ContactEvent) -> Void)?
+
+    /// Bodies in creation order (removed bodies are taken out).
+    public private(set) var bodies: [Body] = []
+    /// Joints in creation order.
+    public private(set) var joints: [RevoluteJoint] = []
+    /// True while the world is stepping or delivering events; removals are then deferred.
+    public private(set) var isLocked = false
+    /// Number of steps taken.
+    public private(set) var stepCount = 0
+
+    let tree = DynamicTree()
+    private var proxyShapes: [Shape?] = []
+    private var proxyMoved: [Bool] = []
+    private var moveBuffer: [Int32] = []
+    private var pairBuffer: [(Int32, Int32)] = []
+    private(set) var contacts: [Contact] = []
+    private var contactMap: [UInt64: Contact] = [:]
+    /// Set when contacts were added or removed: the array is re-sorted by key before solving.
+    private var contactsDirty = false
+    private var nextBodyId = 0
+    private var nextShapeId = 0
+    private var pendingRemovals: [Body] = []
+    private var pendingEvents: [(begin: Bool, event: ContactEvent)] = []
+    private var solverBodies: [SolverBody] = []
+    private var solver = ContactSolver()
+    private var isStatic: [Bool] = []
+
+    public init(gravity: Vec2 = Vec2(0, -10)) {
+        self.gravity = gravity
+    }
+
+    /// Number of live contacts (pairs with overlapping fat boxes).
+    public var contactCount: Int { contacts.count }
+    /// Number of contacts currently touching.
+    public var touchingCount: Int { contacts.reduce(0) { $0 + ($1.touching ? 1 : 0) } }
+
+    // MARK: bodies and shapes
+
+    /// Adds a body. Allowed inside callbacks (the body joins at once; it is not stepped until the next step).
+    @discardableResult
+    public func createBody(_ def: BodyDef) -> Body {
+        let b = Body(def: def)
+        b.world = self
+        b.id = nextBodyId; nextBodyId += 1
+        b.index = bodies.count
+        bodies.append(b)
+        return b
+    }
+
+    /// Attaches a shape to a body; the body's mass is recomputed.
+    @discardableResult
+    public func createShape(on body: Body, _ def: ShapeDef) -> Shape {
+        precondition(body.world === self, "the body is not in this world")
+        let s = Shape(def: def, body: body)
+        s.id = nextShapeId; nextShapeId += 1
+        body.attach(s)
+        let proxy = tree.createProxy(s.geometry.aabb(body.xf), data: Int32(s.id))
+        s.proxyId = proxy
+        let p = Int(proxy)
+        while proxyShapes.count <= p { proxyShapes.append(nil); proxyMoved.append(false) }
+        proxyShapes[p] = s
+        markMoved(proxy)
+        return s
+    }
+
+    /// Removes a body with its shapes and contacts. Inside a step or a callback the
+    /// removal is deferred until the callbacks are done; end events are reported for
+    /// contacts that were touching.
+    public func removeBody(_ body: Body) {
+        guard body.world === self, !body.isRemoved else { return }
+        if isLocked {
+            if !pendingRemovals.contains(where: { $0 === body }) { pendingRemovals.append(body) }
+            return
+        }
+        destroy(body)
+        deliverEvents()
+    }
+
+    /// Pins two bodies together (see `RevoluteJointDef`).
+    @discardableResult
+    public func createRevoluteJoint(_ def: RevoluteJointDef) -> RevoluteJoint {
+        precondition(def.bodyA.world === self && def.bodyB.world === self, "both bodies must be in this world")
+        let j = RevoluteJoint(def)
+        j.index = joints.count
+        joints.append(j)
+        def.bodyA.joints.append(j)
+        def.bodyB.joints.append(j)
+        if !j.collideConnected {
+            var i = 0
+            while i < contacts.count {
+                let c = contacts[i]
+                if (c.bodyA === j.bodyA && c.bodyB === j.bodyB) || (c.bodyA === j.bodyB && c.bodyB === j.bodyA) {
+                    destroyContact(c)
+                } else { i += 1 }
+            }
+        }
+        return j
+    }
+
+    /// Removes a joint (at once; joints have no events).
+    public func removeJoint(_ joint: RevoluteJoint) {
+        guard joint.index >= 0, joint.index < joints.count, joints[joint.index] === joint else { return }
+        joints.remove(at: joint.index)
+        for (k, j) in joints.enumerated() { j.index = k }
+        joint.index = -1
+        joint.bodyA.joints.removeAll { $0 === joint }
+        joint.bodyB.joints.removeAll { $0 === joint }
+    }
+
+    /// Whether a joint between the two bodies turns their collisions off.
+    private func jointKeepsApart(_ a: Body, _ b: Body) -> Bool {
+        let (small, other) = a.joints.count <= b.joints.count ? (a, b) : (b, a)
+        for j in small.joints where !j.collideConnected && (j.bodyA === other || j.bodyB === other) { return true }
+        return false
+    }
+
+    private func destroy(_ body: Body) {
+        body.isRemoved = true
+        for j in body.joints { removeJoint(j) }
+        // Contacts, in their current order so the result is deterministic.
+        var i = 0
+        while i < contacts.count {
+            let c = contacts[i]
+            if c.bodyA === body || c.bodyB === body { destroyContact(c) } else { i += 1 }
+        }
+        for s in body.shapes where s.proxyId >= 0 {
+            let p = Int(s.proxyId)
+            tree.destroyProxy(s.proxyId)
+            proxyShapes[p] = nil
+            if proxyMoved[p] {
+                proxyMoved[p] = false
+                moveBuffer.removeAll { $0 == s.proxyId }
+            }
+            s.proxyId = -1
+        }
+        bodies.remove(at: body.index)
+        for k in body.index..<bodies.count { bodies[k].index = k }
+        body.index = -1
+        body.world = nil
+    }
+
+    func bodyMoved(_ body: Body) {
+        for s in body.shapes where s.proxyId >= 0 {
+            if tree.moveProxy(s.proxyId, tight: s.geometry.aabb(body.xf)) { markMoved(s.proxyId) }
+        }
+    }
+
+    func shape(forProxy proxy: Int32) -> Shape? { proxyShapes[Int(proxy)] }
+
+    private func markMoved(_ proxy: Int32) {
+        if !proxyMoved[Int(proxy)] {
+            proxyMoved[Int(proxy)] = true
+            moveBuffer.append(proxy)
+        }
+    }
+
+    // MARK: stepping
+
+    /// Advances the world by `dt` seconds, split into `subSteps` equal steps.
+    public func step(_ dt: Double, subSteps: Int = 1) {
+        precondition(!isLocked, "step() called from inside a callback")
+        let n = max(1, subSteps)
+        for _ in 0..<n { singleStep(dt / Double(n)) }
+    }
+
+    private func singleStep(_ dt: Double) {
+        isLocked = true
+        findNewContacts()
+        updateContacts()
+        if dt > 0 { solve(dt) }
+        findNewContacts()
+        stepCount += 1
+        isLocked = false
+        deliverEvents()
+    }
+
+    /// Broad phase: pairs for every proxy that moved since the last call.
+    private func findNewContacts() {
+        guard !moveBuffer.isEmpty else { return }
+        pairBuffer.removeAll(keepingCapacity: true)
+        for q in moveBuffer {
+            let fat = tree.fatAABB(q)
+            tree.query(fat) { p in
+                if p == q { return true }
+                if self.proxyMoved[Int(p)] && p < q { return true }  // the other proxy's query reports it
+                self.pairBuffer.append((q, p))
+                return true
+            }
+        }
+        for q in moveBuffer { proxyMoved[Int(q)] = false }
+        moveBuffer.removeAll(keepingCapacity: true)
+        for (pa, pb) in pairBuffer {
+            guard let sa = proxyShapes[Int(pa)], let sb = proxyShapes[Int(pb)],
+                  let ba = sa.body, let bb = sb.body, ba !== bb else { continue }
+            guard ba.type == .dynamic || bb.type == .dynamic else { continue }
+            guard Filter.shouldCollide(sa.filter, sb.filter) else { continue }
+            if !ba.joints.isEmpty && !bb.joints.isEmpty && jointKeepsApart(ba, bb) { continue }
+            let lo = min(sa.id, sb.id), hi = max(sa.id, sb.id)
+            let key = UInt64(lo) << 32 | UInt64(hi)
+            if contactMap[key] != nil { continue }
+            let (first, second) = sa.id < sb.id ? (sa, sb) : (sb, sa)
+            let c = Contact(first, second, key: key)
+            c.index = contacts.count
+            contacts.append(c)
+            contactMap[key] = c
+            contactsDirty = true
+        }
+    }
+
+    private func destroyContact(_ c: Contact) {
+        if c.touching {
+            pendingEvents.append((false, ContactEvent(shapeA: c.shapeA, shapeB: c.shapeB, isSensor: c.isSensor)))
+        }
+        contactMap[c.key] = nil
+        let i = c.index
+        let last = contacts.count - 1
+        if i != last {
+            contacts[i] = contacts[last]
+            contacts[i].index = i
+        }
+        contacts.removeLast()
+        c.index = -1
+        contactsDirty = true
+    }
+
+    /// Narrow phase: drop pairs whose fat boxes separated, update manifolds, queue events.
+    private func updateContacts() {
+        var i = 0
+        while i < contacts.count {
+            let c = contacts[i]
+            if !tree.fatAABB(c.shapeA.proxyId).overlaps(tree.fatAABB(c.shapeB.proxyId)) {
+                destroyContact(c)
+                continue
+            }
+            if c.update() {
+                pendingEvents.append((c.touching, ContactEvent(shapeA: c.shapeA, shapeB: c.shapeB, isSensor: c.isSensor)))
+            }
+            i += 1
+        }
+    }
+
+    private func solve(_ dt: Double) {
+        if contactsDirty {
+            // Solve contacts in the order of their shapes' creation ids, not in the order the
+            // broad phase happened to find them: the result no longer depends on the tree's
+            // history, and for stacks built bottom-up it is also the order in which
+            // Gauss–Seidel converges best (the 40-row pyramid stands because of it).
+            // Swift's sort is adaptive, so re-sorting a nearly sorted array is cheap.
+            contacts.sort { $0.key < $1.key }
+            for (i, c) in contacts.enumerated() { c.index = i }
+            contactsDirty = false
+        }
+        let g = gravity
+        solverBodies.removeAll(keepingCapacity: true)
+        for b in bodies {
+            var v = b.v, w = b.w
+            if b.type == .dynamic {
+                v += dt * (b.gravityScale * g + b.invMass * b.force)
+                w += dt * b.invI * b.torque
+                v = (1 / (1 + dt * b.linearDamping)) * v
+                w *= 1 / (1 + dt * b.angularDamping)
+            }
+            solverBodies.append(SolverBody(v: v, w: w, c: b.center, a: b.angleValue, q: b.xf.q,
+                                           invMass: b.invMass, invI: b.invI, localCenter: b.localCenter))
+        }
+        let velocityIterations = self.velocityIterations, positionIterations = self.positionIterations
+        let warm = warmStarting
+        let contacts = self.contacts
+        let joints = self.joints
+        isStatic.removeAll(keepingCapacity: true)
+        for b in bodies { isStatic.append(b.type == .static) }
+        let isStatic = self.isStatic
+        solverBodies.withUnsafeMutableBufferPointer { sb in
+            solver.prepare(contacts, sb, warmStart: warm)
+            for j in joints { j.prepare(sb, dt: dt, warmStart: warm) }
+            if warm { solver.warmStart(sb) }
+            for _ in 0..<velocityIterations {
+                for j in joints { j.solveVelocity(sb) }
+                solver.solveVelocity(sb)
+            }
+            solver.storeImpulses(contacts)
+            // Integrate positions, clamping absurd motions.
+            for k in 0..<sb.count where !isStatic[k] {
+                var v = sb[k].v, w = sb[k].w
+                let t = dt * v
+                if t.lengthSquared > PhysicsSettings.maxTranslation * PhysicsSettings.maxTranslation {
+                    v = (PhysicsSettings.maxTranslation / t.length) * v
+                }
+                let r = dt * w
+                if r * r > PhysicsSettings.maxRotation * PhysicsSettings.maxRotation {
+                    w *= PhysicsSettings.maxRotation / abs(r)
+                }
+                sb[k].v = v; sb[k].w = w
+                sb[k].c += dt * v
+                sb[k].a += dt * w
+                sb[k].q = Rot(angle: sb[k].a)
+            }
+            for _ in 0..<positionIterations {
+                var done = solver.solvePositions(sb)
+                for j in joints { done = j.solvePosition(sb) && done }
+                if done { break }
+            }
+        }
+        // Write back, refresh transforms, and move the broad-phase proxies.
+        for (k, b) in bodies.enumerated() where b.type != .static {
+            let s = solverBodies[k]
+            let displacement = s.c - b.center
+            b.v = s.v; b.w = s.w
+            b.center = s.c; b.angleValue = s.a
+            let q = s.q
+            b.xf = Transform(p: s.c - q.apply(b.localCenter), q: q)
+            b.force = .zero; b.torque = 0
+            for sh in b.shapes {
+                if tree.moveProxy(sh.proxyId, tight: sh.geometry.aabb(b.xf), displacement: displacement) {
+                    markMoved(sh.proxyId)
+                }
+            }
+        }
+    }
+
+    /// Delivers queued events with the world locked; removals requested by callbacks
+    /// are carried out afterwards (and their end events delivered in turn).
+    private func deliverEvents() {
+        isLocked = true
+        defer { isLocked = false }
+        while !pendingEvents.isEmpty || !pendingRemovals.isEmpty {
+            let events = pendingEvents
+            pendingEvents.removeAll()
+            for (begin, e) in events {
+                if begin { onBeginContact?(e) } else { onEndContact?(e) }
+            }
+            let removals = pendingRemovals
+            pendingRemovals.removeAll()
+            for b in removals where !b.isRemoved { destroy(b) }
+        }
+    }
+}
+
+extension World {
+    /// Height of the broad-phase tree (diagnostics).
+    public var treeHeight: Int { tree.height }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import Physics2D
+
+/// The revolute joint: pendulum length, limits, motor, no self-collision.
+@Suite struct JointTests {
+    let dt = 1.0 / 60
+
+    func pendulum(limit: ClosedRange<Double>? = nil) -> (World, Body, Body, RevoluteJoint) {
+        let world = World(gravity: Vec2(0, -10))
+        let pivot = world.createBody(BodyDef(type: .static, position: Vec2(0, 10)))
+        world.createShape(on: pivot, ShapeDef(.box(halfWidth: 0.2, halfHeight: 0.2)))
+        let bob = world.createBody(BodyDef(type: .dynamic, position: Vec2(5, 10)))
+        world.createShape(on: bob, ShapeDef(.circle(center: .zero, radius: 0.25)))
+        var def = RevoluteJointDef(bodyA: pivot, bodyB: bob, anchor: Vec2(0, 10))
+        if let limit {
+            def.enableLimit = true
+            def.lowerAngle = limit.lowerBound
+            def.upperAngle = limit.upperBound
+        }
+        return (world, pivot, bob, world.createRevoluteJoint(def))
+    }
+
+    @Test func pendulumKeepsItsLength() {
+        let (world, _, bob, _) = pendulum()
+        var worst = 0.0, lowest = 10.0
+        for _ in 0..<600 {
+            world.step(dt)
+            let length = (bob.position - Vec2(0, 10)).length
+            worst = max(worst, abs(length - 5) / 5)
+            lowest = min(lowest, bob.position.y)
+        }
+        #expect(worst < 0.005)                   // within 0.5 %
+        #expect(abs(lowest - 5) < 0.05)          // it swung through the bottom
+        // Energy: it never rises above where it started (no energy gained).
+        #expect(bob.position.y <= 10 + 0.05)
+    }
+
+    @Test func limitStopsTheSwing() {
+        let (world, _, bob, joint) = pendulum(limit: -0.5...0.5)
+        var minAngle = 0.0
+        for _ in 0..<600 {
+            world.step(dt)
+            minAngle = min(minAngle, joint.jointAngle)
+        }
+        // Limits are solved one constraint at a time (see docs/physics.md): hitting the stop at
+        // about 5 m/s overshoots by some 0.26 rad before the position pass pulls it back.
+        #expect(minAngle > -0.5 - 0.3)
+        #expect(abs(joint.jointAngle + 0.5) < 0.05)     // resting on the lower limit
+        #expect(abs((bob.position - Vec2(0, 10)).length - 5) < 0.025)
+    }
+
+    @Test func motorDrivesAWheel() {
+        let world = World(gravity: .zero)
+        let axle = world.createBody(BodyDef(type: .static))
+        let wheel = world.createBody(BodyDef(type: .dynamic))
+        world.createShape(on: wheel, ShapeDef(.circle(center: .zero, radius: 1)))
+        var def = RevoluteJointDef(bodyA: axle, bodyB: wheel, anchor: .zero)
+        def.enableMotor = true
+        def.motorSpeed = 3
+        def.maxMotorTorque = 100
+        let joint = world.createRevoluteJoint(def)
+        for _ in 0..<60 { world.step(dt) }
+        #expect(abs(wheel.angularVelocity - 3) < 1e-6)
+        #expect(wheel.position.length < 1e-9)
+        // A weak motor only accelerates: torque / inertia.
+        joint.maxMotorTorque = 0.1
+        joint.motorSpeed = 100
+        let w0 = wheel.angularVelocity
+        world.step(dt)
+        #expect(abs(wheel.angularVelocity - (w0 + dt * 0.1 / (Double.pi / 2))) < 1e-9)
+    }
+
+    @Test func jointedBodiesDoNotCollideAndRemovalCleansUp() {
+        let (world, ground) = worldWithGround()
+        let a = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.51)))
+        world.createShape(on: a, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5)))
+        let b = world.createBody(BodyDef(type: .dynamic, position: Vec2(0.5, 0.51)))   // overlaps a
+        world.createShape(on: b, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5)))
+        world.createRevoluteJoint(RevoluteJointDef(bodyA: a, bodyB: b, anchor: Vec2(0.25, 0.51)))
+        for _ in 0..<60 { world.step(dt) }
+        // No push between a and b: both still where they were, resting on the ground.
+        #expect(abs(a.position.x) < 0.01 && abs(b.position.x - 0.5) < 0.01)
+        #expect(world.joints.count == 1)
+        world.removeBody(b)
+        #expect(world.joints.isEmpty)
+        world.step(dt)
+        #expect(ground.world === world)
+    }
+}
