@@ -1,0 +1,91 @@
+"""`quintet physics run` on scenes written here in the shared `physics-scene/1` format: the
+runner contract's keys, a small pyramid that stands, a sensor count, and bad scenes refused."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from conftest import quintet_binary
+
+CONTRACT = ["engine", "engine_version", "scene", "bodies", "steps", "warmup_steps", "dt", "velocity_iterations",
+            "position_iterations", "solver", "build_ms", "total_wall_ms", "ms_per_step", "cpu_ms_per_step_mean",
+            "stability"]
+
+
+def scene(name, bodies, metrics, steps=300, gravity=(0, -10)):
+    return {"format": "physics-scene/1", "name": name, "description": "e2e", "world": {"gravity": list(gravity)},
+            "step": {"dt": 1 / 60, "velocity_iterations": 8, "position_iterations": 3, "steps": steps,
+                     "warmup_steps": 30},
+            "metrics": metrics, "bodies": bodies}
+
+
+def run(path, *args):
+    return subprocess.run([str(quintet_binary()), "physics", "run", str(path), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def pyramid(rows):
+    bodies = [{"type": "static", "position": [0, -0.5], "shape": {"type": "box", "half_extents": [40, 0.5]}}]
+    for row in range(rows):
+        for i in range(rows - row):
+            x = -0.5625 * (rows - row - 1) + 1.125 * i
+            bodies.append({"type": "dynamic", "position": [x, 0.5 + row], "shape": {"type": "box", "half_extents": [0.5, 0.5]},
+                           "density": 1, "friction": 0.6, "tag": "box"})
+    return bodies
+
+
+def test_a_small_pyramid_stands_and_every_contract_key_is_printed(tmp_path):
+    path = tmp_path / "pyramid5.json"
+    path.write_text(json.dumps(scene("pyramid5", pyramid(5), {"kind": "stack", "settle_steps": 120, "fall_threshold": 0.5})))
+    result = run(path, "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    for key in CONTRACT:
+        assert key in report, key
+    assert report["scene"] == "pyramid5" and report["bodies"] == 16 and report["steps"] == 300
+    assert report["ms_per_step"]["n"] == 270
+    stability = report["stability"]
+    assert stability["kind"] == "stack" and stability["finite"] and not stability["fell"]
+    assert stability["max_horizontal_displacement_m"] < 0.1 and stability["tracked"] == 15
+    # Deterministic: the same scene twice gives the same figures.
+    again = json.loads(run(path, "--json").stdout.strip().splitlines()[-1])
+    assert again["stability"] == stability
+    # --steps and --warmup override the scene's.
+    short = json.loads(run(path, "--json", "--steps", "100", "--warmup", "10").stdout.strip().splitlines()[-1])
+    assert short["steps"] == 100 and short["ms_per_step"]["n"] == 90
+    # Without --json, a short report for people.
+    human = run(path)
+    assert human.returncode == 0 and "pyramid5" in human.stdout
+
+
+def test_a_ball_through_a_sensor_begins_once(tmp_path):
+    bodies = [
+        {"type": "static", "position": [5, 0], "shape": {"type": "box", "half_extents": [0.5, 2]}, "sensor": True, "tag": "zone"},
+        {"type": "dynamic", "position": [0, 0], "linear_velocity": [4, 0], "shape": {"type": "circle", "radius": 0.25}, "tag": "car"},
+    ]
+    path = tmp_path / "sensor.json"
+    path.write_text(json.dumps(scene("sensor", bodies, {"kind": "sensor", "count_contact_begins": True,
+                                                        "expected_contact_begins": 1}, steps=240, gravity=(0, 0))))
+    result = run(path, "--json")
+    assert result.returncode == 0, result.stderr
+    stability = json.loads(result.stdout.strip().splitlines()[-1])["stability"]
+    assert stability["contact_begins"] == 1 and stability["begins_match"] is True
+
+
+def test_bad_scenes_are_refused_with_a_reason(tmp_path):
+    cases = {
+        "format.json": {**scene("x", pyramid(1), {"kind": "none"}), "format": "physics-scene/9"},
+        "concave.json": scene("x", [{"type": "dynamic", "position": [0, 0], "shape": {"type": "polygon",
+                              "vertices": [[0, 0], [2, 0], [1, 0.2], [2, 2], [0, 2]]}}], {"kind": "none"}),
+        "notjson.json": None,
+    }
+    for name, content in cases.items():
+        path = tmp_path / name
+        path.write_text("{ not json" if content is None else json.dumps(content))
+        result = run(path, "--json")
+        assert result.returncode != 0, name
+        assert result.stderr.strip(), name
+        assert "Fatal error" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+    missing = run(tmp_path / "absent.json", "--json")
+    assert missing.returncode != 0 and missing.stderr.strip()
