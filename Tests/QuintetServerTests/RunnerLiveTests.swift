@@ -106,6 +106,22 @@ struct RunnerLiveTests {
         #expect(Self.parse(live.handle(messages[0])[0])["code"] as? String == "stopped")
     }
 
+    @Test("samples that outrun real time (a replayed log) are refused, live ones are taken")
+    func realTime() throws {
+        final class Clock: @unchecked Sendable { var seconds = 1000.0 }
+        let clock = Clock()
+        var live = RunnerLive(tempos: [(id: 1, bpm: 170)], lookup: { _ in nil }, seed: 1, now: { clock.seconds })
+        let messages = Self.stepMessages(spm: 170, seconds: 90)
+        var answers = [[String: Any]]()
+        for message in messages.prefix(60) { answers += live.handle(message).map(Self.parse) } // 60 s of data at once: within the slack
+        #expect(answers.allSatisfy { $0["type"] as? String == "cadence" })
+        let refused = live.handle(messages[61]).map(Self.parse)
+        #expect(refused.count == 1 && refused[0]["code"] as? String == "invalid_samples")
+        #expect((refused[0]["message"] as? String)?.contains("ahead of real time") == true)
+        clock.seconds += 30 // real time catches up
+        #expect(live.handle(messages[62]).map(Self.parse).allSatisfy { $0["type"] as? String == "cadence" })
+    }
+
     @Test("a song that left the library since the run began is said, not sent")
     func songGone() throws {
         var live = RunnerLive(tempos: [(id: 7, bpm: 170), (id: 8, bpm: 168)], lookup: { _ in nil }, seed: 4)

@@ -35,11 +35,19 @@ struct RunnerLive {
     private let lookup: (Int64) -> CatalogSong?
     private let songCount: Int
     private var sawSamples = false
+    /// Seconds on a monotonic clock (injectable for tests).
+    private let now: () -> Double
+    /// The first sample's time and the clock then: samples may not outrun real time by more than `slack`.
+    private var firstSample: (t: Double, at: Double)?
+    /// How far (s) the samples' clock may run ahead of real time: live data, not a replayed log.
+    static let slack = 60.0
 
     /// `tempos`: the library's songs with a BPM (id, BPM); `lookup` gives a chosen song's
     /// details; `seed` makes the random first song reproducible.
     init(tempos: [(id: Int64, bpm: Double)], lookup: @escaping (Int64) -> CatalogSong?,
-         seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
+         seed: UInt64 = UInt64.random(in: 0...UInt64.max),
+         now: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
+        self.now = now
         let candidates = tempos.filter { $0.bpm > 0 && $0.bpm.isFinite }.map { SongCandidate(id: String($0.id), bpm: $0.bpm) }
         songCount = candidates.count
         self.lookup = lookup
@@ -208,6 +216,15 @@ struct RunnerLive {
             parsed.append(AccelerationSample(t: row[0], x: row[1], y: row[2], z: row[3]))
         }
         guard run.state == .idle || run.state == .running else { return [] } // paused: ignored, the sensor is off
+        // Each second of samples costs an estimate: a client must not send hours of them in a
+        // moment (a recorded log goes to POST /api/runner/cadence instead).
+        if let first = parsed.first {
+            let origin = firstSample ?? (first.t, now())
+            firstSample = origin
+            if let last = parsed.map(\.t).max(), last - origin.t > now() - origin.at + Self.slack {
+                return [error("invalid_samples", "the samples run ahead of real time by more than \(Int(Self.slack)) s: this socket takes live data; send a recorded log to POST /api/runner/cadence")]
+            }
+        }
         sawSamples = true
         let readings: [CadenceReading]
         do { readings = try cadence.add(parsed) } catch {
