@@ -56,6 +56,9 @@ public struct CadenceEstimator: CadenceEstimating {
     public var jumpCost = 5.0
     public var jumpRatio = 1.7
     public var trackGap = 2
+    /// Cadence (spm) under which a reading costs `slowCost` per spm in the tracking.
+    public var slowCadence = 80.0
+    public var slowCost = 0.2
 
     public init() {}
 
@@ -136,13 +139,16 @@ public struct CadenceEstimator: CadenceEstimating {
             // Candidates: 0 the reading, 1 double, 2 half.
             var cost = [[Double]](), back = [[Int]]()
             cost.reserveCapacity(run.count); back.reserveCapacity(run.count)
+            // Walking is slower than `slowCadence` only at a shuffle: such a reading is more
+            // likely a stride read as a step.
+            func slow(_ spm: Double) -> Double { max(0, slowCadence - spm) * slowCost }
             func candidates(_ second: Int) -> [(spm: Double, cost: Double)?] {
                 let e = estimates[second], spm = readings[second].spm!
                 func alternative(_ factor: Double, _ peak: Double?) -> (spm: Double, cost: Double)? {
                     guard cadenceRange.contains(spm * factor) else { return nil }
-                    return (spm * factor, peak == nil ? unsupportedCost : octaveCost)
+                    return (spm * factor, (peak == nil ? unsupportedCost : octaveCost) + slow(spm * factor))
                 }
-                return [(spm, 0), alternative(2, e.doublePeak), alternative(0.5, e.halfPeak)]
+                return [(spm, slow(spm)), alternative(2, e.doublePeak), alternative(0.5, e.halfPeak)]
             }
             var previous = candidates(run[0])
             cost.append(previous.map { $0?.cost ?? .infinity })
