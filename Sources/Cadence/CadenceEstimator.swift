@@ -33,6 +33,9 @@ public struct CadenceEstimator: CadenceEstimating {
     public var cadenceRange: ClosedRange<Double> = 60...230
     /// Below this RMS of the band-passed magnitude (g) the wearer is still.
     public var stillRMS = 0.04
+    /// Below this share of the window's RMS in its central second, the wearer has stopped or
+    /// not yet started there.
+    public var coreShare = 0.4
     /// Below this autocorrelation peak the signal is not periodic enough to be gait.
     public var minimumPeak = 0.3
     /// Cadence (spm) from which a moving window counts as running.
@@ -199,6 +202,12 @@ public struct CadenceEstimator: CadenceEstimating {
         var centreEnergy = 0.0
         for v in centre { centreEnergy += Double(v * v) }
         guard (centreEnergy / Double(max(centre.count, 1))).squareRoot() >= stillRMS else { return WindowEstimate() }
+        // Its central second must hold a share of the window's motion, too.
+        let core = UnsafeBufferPointer(rebasing: x[max(0, n / 2 - Int(gridRate / 2))..<min(n, n / 2 + Int(gridRate / 2))])
+        var coreEnergy = 0.0
+        for v in core { coreEnergy += Double(v * v) }
+        let coreRMS = (coreEnergy / Double(max(core.count, 1))).squareRoot()
+        guard coreRMS >= stillRMS, coreRMS >= coreShare * (energy / Double(n)).squareRoot() else { return WindowEstimate() }
         let minLag = Int((60 / cadenceRange.upperBound * gridRate).rounded(.down))
         let maxStep = 60 / cadenceRange.lowerBound * gridRate
         let maxLag = min(Int(2 * maxStep) + 2, n * 2 / 3)
