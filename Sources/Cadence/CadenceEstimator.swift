@@ -50,6 +50,11 @@ public struct CadenceEstimator: CadenceEstimating {
     /// Relative gap between the counted and the autocorrelation cadence above which the
     /// window is taken to hold a change of pace.
     public var changeTolerance = 0.03
+    /// The counted steps are trusted only when every interval lies within this share of
+    /// their median and its inverse.
+    public var countRegularity = 0.75
+    /// …and when the autocorrelation at the step lag reaches this.
+    public var countPeak = 0.2
 
     /// Tracking across seconds (step/stride slips): the cost of reading a second at half or
     /// double its own cadence, of a jump of more than `jumpRatio` from one reading to the
@@ -242,13 +247,16 @@ public struct CadenceEstimator: CadenceEstimating {
         var spm = 60 * gridRate / period
         // When the pace changes inside the window, the autocorrelation follows the dominant
         // pace while the truth is the mean step interval: count the steps instead.
-        if let counted = countedCadence(x, period: period), abs(counted - spm) > changeTolerance * spm, abs(counted / spm - 1) < 0.3 {
+        // Only when the steps stand out: with the step lag's autocorrelation low (a pocket's
+        // stride-periodic swing), the crossings at the step rate are noise.
+        let stepPeak = Autocorrelation.value(r, near: step, tolerance: 0.05)
+        if stepPeak >= countPeak, let counted = countedCadence(x, period: period), abs(counted - spm) > changeTolerance * spm, abs(counted / spm - 1) < 0.3 {
             spm = counted
         }
         guard cadenceRange.contains(spm) else { return WindowEstimate() }
         let confidence = min(1, max(0, (max(regularity, strongest.value) - minimumPeak) / (0.9 - minimumPeak)))
         var estimate = WindowEstimate(spm: spm, confidence: confidence, regularity: max(0, min(1, regularity)))
-        estimate.stepPeak = Autocorrelation.value(r, near: step, tolerance: 0.05)
+        estimate.stepPeak = stepPeak
         if period / 2 >= Double(max(minLag, 2)), let half = Autocorrelation.peak(near: period / 2, in: peaks, tolerance: 0.1), half.value > 0 {
             estimate.doublePeak = half.value
         }
@@ -292,7 +300,7 @@ public struct CadenceEstimator: CadenceEstimating {
         guard times.count >= 3 else { return nil }
         let intervals = zip(times, times.dropFirst()).map { $1 - $0 }.sorted()
         let median = intervals[intervals.count / 2]
-        guard intervals.first! > 0.6 * median, intervals.last! < 1.6 * median else { return nil }
+        guard intervals.first! > countRegularity * median, intervals.last! < median / countRegularity else { return nil }
         return 60 * gridRate * Double(times.count - 1) / (times.last! - times.first!)
     }
 }
