@@ -10,11 +10,15 @@ import Foundation
 /// (the first peak that reaches 20 % of the strongest, repeats at twice its lag and, if
 /// under 40 % and at a running cadence, comes with a running intensity) → sub-sample lags
 /// by parabolic interpolation → cadence = 60 / step period. Still: too little signal in the
-/// window or in its central 2 s, or no autocorrelation peak of 0.3. When the steps counted
-/// in the window (zero crossings of a band-pass at the step rate) disagree with that period
-/// by more than 3 % (the pace changed within it), the counted cadence wins, since the truth
-/// for a second is the mean step interval around it. A reading that halves or doubles
-/// against the median of the seconds around it is taken again at the lag they imply.
+/// window, in its central 2 s or in its central second (against the window's), or no
+/// autocorrelation peak of 0.3. When the steps counted in the window (zero crossings of a
+/// band-pass at the step rate; only when the step lag's autocorrelation reaches 0.2 and the
+/// intervals are regular) disagree with that period by 3–30 % (the pace changed within it),
+/// the counted cadence wins, since the truth for a second is the mean step interval around
+/// it. Step/stride slips: the readings are tracked across seconds (a Viterbi path through
+/// each second's reading, half and double it, an octave jump between seconds costing more
+/// than a few seconds read at the other octave), and a second the path moves is taken again
+/// at that lag.
 ///
 /// ```swift
 /// let analysis = CadenceEstimator().analyze(samples)
