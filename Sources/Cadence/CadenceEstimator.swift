@@ -10,11 +10,15 @@ import Foundation
 /// (the first peak that reaches 20 % of the strongest, repeats at twice its lag and, if
 /// under 40 % and at a running cadence, comes with a running intensity) → sub-sample lags
 /// by parabolic interpolation → cadence = 60 / step period. Still: too little signal in the
-/// window or in its central 2 s, or no autocorrelation peak of 0.3. When the steps counted
-/// in the window (zero crossings of a band-pass at the step rate) disagree with that period
-/// by more than 3 % (the pace changed within it), the counted cadence wins, since the truth
-/// for a second is the mean step interval around it. A reading that halves or doubles
-/// against the median of the seconds around it is taken again at the lag they imply.
+/// window, in its central 2 s or in its central second (against the window's), or no
+/// autocorrelation peak of 0.3. When the steps counted in the window (zero crossings of a
+/// band-pass at the step rate; only when the step lag's autocorrelation reaches 0.2 and the
+/// intervals are regular) disagree with that period by 3–30 % (the pace changed within it),
+/// the counted cadence wins, since the truth for a second is the mean step interval around
+/// it. Step/stride slips: the readings are tracked across seconds (a Viterbi path through
+/// each second's reading, half and double it, an octave jump between seconds costing more
+/// than a few seconds read at the other octave), and a second the path moves is taken again
+/// at that lag.
 ///
 /// ```swift
 /// let analysis = CadenceEstimator().analyze(samples)
@@ -33,6 +37,9 @@ public struct CadenceEstimator: CadenceEstimating {
     public var cadenceRange: ClosedRange<Double> = 60...230
     /// Below this RMS of the band-passed magnitude (g) the wearer is still.
     public var stillRMS = 0.04
+    /// Below this share of the window's RMS in its central second, the wearer has stopped or
+    /// not yet started there.
+    public var coreShare = 0.4
     /// Below this autocorrelation peak the signal is not periodic enough to be gait.
     public var minimumPeak = 0.3
     /// Cadence (spm) from which a moving window counts as running.
@@ -47,9 +54,23 @@ public struct CadenceEstimator: CadenceEstimating {
     /// Relative gap between the counted and the autocorrelation cadence above which the
     /// window is taken to hold a change of pace.
     public var changeTolerance = 0.03
+    /// The counted steps are trusted only when every interval lies within this share of
+    /// their median and its inverse.
+    public var countRegularity = 0.75
+    /// …and when the autocorrelation at the step lag reaches this.
+    public var countPeak = 0.2
 
-    /// Seconds either side whose median cadence a reading is checked against for a step/stride slip.
-    public var octaveSpan = 6
+    /// Tracking across seconds (step/stride slips): the cost of reading a second at half or
+    /// double its own cadence, of a jump of more than `jumpRatio` from one reading to the
+    /// next, and the longest run of seconds without a reading the track bridges.
+    public var octaveCost = 1.0
+    public var unsupportedCost = 2.0
+    public var jumpCost = 5.0
+    public var jumpRatio = 1.7
+    public var trackGap = 2
+    /// Cadence (spm) under which a reading costs `slowCost` per spm in the tracking.
+    public var slowCadence = 80.0
+    public var slowCost = 0.2
 
     public init() {}
 
@@ -62,6 +83,7 @@ public struct CadenceEstimator: CadenceEstimating {
         readings.reserveCapacity(seconds + 1)
         let width = Int(window * gridRate), minimum = Int(minimumWindow * gridRate)
         var windows = [Range<Int>?](repeating: nil, count: seconds + 1)
+        var estimates = [WindowEstimate](repeating: WindowEstimate(), count: seconds + 1)
         grid.values.withUnsafeBufferPointer { values in
             for second in 0...seconds {
                 let centre = grid.index(at: Double(second))
@@ -71,29 +93,14 @@ public struct CadenceEstimator: CadenceEstimating {
                     let lower = min(max(centre - length / 2, segment.lowerBound), segment.upperBound - length)
                     windows[second] = lower..<(lower + length)
                     let estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[lower..<(lower + length)]))
+                    estimates[second] = estimate
                     reading.spm = estimate.spm
                     reading.confidence = estimate.confidence
                     reading.regularity = estimate.regularity
                 }
                 readings.append(reading)
             }
-            // A step read as a stride (or the reverse) halves (doubles) the cadence from one
-            // second to the next, which no runner does: against the median of the seconds
-            // around it, such a reading is taken again at the lag the others imply.
-            let spms = readings.map(\.spm)
-            for second in 0...seconds {
-                guard let spm = spms[second], let range = windows[second] else { continue }
-                let around = (max(0, second - octaveSpan)...min(seconds, second + octaveSpan)).compactMap { $0 == second ? nil : spms[$0] }.sorted()
-                guard around.count >= 4 else { continue }
-                let median = around[around.count / 2], ratio = spm / median
-                guard (1.7...2.4).contains(ratio) || (0.4...0.6).contains(ratio) else { continue }
-                let estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[range]), prior: median)
-                if let again = estimate.spm, abs(again / median - 1) < 0.2 {
-                    readings[second].spm = again
-                    readings[second].confidence = estimate.confidence
-                    readings[second].regularity = estimate.regularity
-                }
-            }
+            track(&readings, estimates: estimates, windows: windows, values: values)
         }
         var steps = 0.0
         for i in readings.indices {
@@ -112,7 +119,86 @@ public struct CadenceEstimator: CadenceEstimating {
         for i in segment { values[i] = low.process(high.process(values[i] - mean)) }
     }
 
-    struct WindowEstimate { var spm: Double?; var confidence = 0.0; var regularity = 0.0 }
+    struct WindowEstimate {
+        var spm: Double?; var confidence = 0.0; var regularity = 0.0
+        /// The autocorrelation at the step lag found, and at half and twice it (nil: no positive
+        /// peak there): the evidence for the cadence read, for double it and for half it.
+        var stepPeak = 0.0, doublePeak: Double?, halfPeak: Double?
+    }
+
+    /// A step read as a stride (or the reverse) halves (doubles) the cadence from one second
+    /// to the next, which no runner does, and a whole stretch may slip at once. The readings
+    /// are tracked as a path through each second's candidates — the cadence read, half it
+    /// and double it when the window has a positive autocorrelation peak there — costing
+    /// `octaveCost` for each candidate other than the reading (less when its peak is as
+    /// strong) and `jumpCost` for each jump of more than `jumpRatio` between consecutive
+    /// readings (a Viterbi path). A second whose best path goes through another candidate
+    /// is taken again at that lag, and the result kept if it lies within 20 % of it.
+    func track(_ readings: inout [CadenceReading], estimates: [WindowEstimate], windows: [Range<Int>?], values: UnsafeBufferPointer<Float>) {
+        let count = readings.count
+        var start = 0
+        while start < count {
+            guard readings[start].spm != nil else { start += 1; continue }
+            // A run of seconds with readings, nil gaps of up to `trackGap` seconds bridged.
+            var end = start + 1, lastRead = start
+            while end < count, end - lastRead <= trackGap + 1 {
+                if readings[end].spm != nil { lastRead = end }
+                end += 1
+            }
+            let run = (start...lastRead).filter { readings[$0].spm != nil }
+            start = lastRead + 1
+            guard run.count >= 3 else { continue }
+            // Candidates: 0 the reading, 1 double, 2 half.
+            var cost = [[Double]](), back = [[Int]]()
+            cost.reserveCapacity(run.count); back.reserveCapacity(run.count)
+            // Walking is slower than `slowCadence` only at a shuffle: such a reading is more
+            // likely a stride read as a step.
+            func slow(_ spm: Double) -> Double { max(0, slowCadence - spm) * slowCost }
+            func candidates(_ second: Int) -> [(spm: Double, cost: Double)?] {
+                let e = estimates[second], spm = readings[second].spm!
+                func alternative(_ factor: Double, _ peak: Double?) -> (spm: Double, cost: Double)? {
+                    guard cadenceRange.contains(spm * factor) else { return nil }
+                    return (spm * factor, (peak == nil ? unsupportedCost : octaveCost) + slow(spm * factor))
+                }
+                return [(spm, slow(spm)), alternative(2, e.doublePeak), alternative(0.5, e.halfPeak)]
+            }
+            var previous = candidates(run[0])
+            cost.append(previous.map { $0?.cost ?? .infinity })
+            back.append([0, 0, 0])
+            for second in run.dropFirst() {
+                let current = candidates(second)
+                var row = [Double](repeating: .infinity, count: 3), from = [0, 0, 0]
+                for j in 0..<3 {
+                    guard let c = current[j] else { continue }
+                    for i in 0..<3 {
+                        guard let p = previous[i], cost.last![i].isFinite else { continue }
+                        let ratio = c.spm / p.spm
+                        let total = cost.last![i] + (ratio > jumpRatio || ratio < 1 / jumpRatio ? jumpCost : 0)
+                        if total < row[j] { row[j] = total; from[j] = i }
+                    }
+                    row[j] += c.cost
+                }
+                cost.append(row); back.append(from)
+                previous = current
+            }
+            var state = cost.last!.indices.min { cost.last![$0] < cost.last![$1] }!
+            for k in stride(from: run.count - 1, through: 0, by: -1) {
+                let second = run[k]
+                if state != 0, let range = windows[second], let spm = readings[second].spm {
+                    let target = state == 1 ? 2 * spm : spm / 2
+                    let estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[range]), prior: target)
+                    if let again = estimate.spm, abs(again / target - 1) < 0.2 {
+                        readings[second].spm = again
+                        readings[second].confidence = estimate.confidence
+                        readings[second].regularity = estimate.regularity
+                    } else {
+                        readings[second].spm = target
+                    }
+                }
+                state = back[k][state]
+            }
+        }
+    }
 
     /// The cadence of one band-passed window.
     func estimateWindow(_ x: UnsafeBufferPointer<Float>, prior: Double? = nil) -> WindowEstimate {
@@ -125,6 +211,12 @@ public struct CadenceEstimator: CadenceEstimating {
         var centreEnergy = 0.0
         for v in centre { centreEnergy += Double(v * v) }
         guard (centreEnergy / Double(max(centre.count, 1))).squareRoot() >= stillRMS else { return WindowEstimate() }
+        // Its central second must hold a share of the window's motion, too.
+        let core = UnsafeBufferPointer(rebasing: x[max(0, n / 2 - Int(gridRate / 2))..<min(n, n / 2 + Int(gridRate / 2))])
+        var coreEnergy = 0.0
+        for v in core { coreEnergy += Double(v * v) }
+        let coreRMS = (coreEnergy / Double(max(core.count, 1))).squareRoot()
+        guard coreRMS >= stillRMS, coreRMS >= coreShare * (energy / Double(n)).squareRoot() else { return WindowEstimate() }
         let minLag = Int((60 / cadenceRange.upperBound * gridRate).rounded(.down))
         let maxStep = 60 / cadenceRange.lowerBound * gridRate
         let maxLag = min(Int(2 * maxStep) + 2, n * 2 / 3)
@@ -159,12 +251,23 @@ public struct CadenceEstimator: CadenceEstimating {
         var spm = 60 * gridRate / period
         // When the pace changes inside the window, the autocorrelation follows the dominant
         // pace while the truth is the mean step interval: count the steps instead.
-        if let counted = countedCadence(x, period: period), abs(counted - spm) > changeTolerance * spm {
+        // Only when the steps stand out: with the step lag's autocorrelation low (a pocket's
+        // stride-periodic swing), the crossings at the step rate are noise.
+        let stepPeak = Autocorrelation.value(r, near: step, tolerance: 0.05)
+        if stepPeak >= countPeak, let counted = countedCadence(x, period: period), abs(counted - spm) > changeTolerance * spm, abs(counted / spm - 1) < 0.3 {
             spm = counted
         }
         guard cadenceRange.contains(spm) else { return WindowEstimate() }
         let confidence = min(1, max(0, (max(regularity, strongest.value) - minimumPeak) / (0.9 - minimumPeak)))
-        return WindowEstimate(spm: spm, confidence: confidence, regularity: max(0, min(1, regularity)))
+        var estimate = WindowEstimate(spm: spm, confidence: confidence, regularity: max(0, min(1, regularity)))
+        estimate.stepPeak = stepPeak
+        if period / 2 >= Double(max(minLag, 2)), let half = Autocorrelation.peak(near: period / 2, in: peaks, tolerance: 0.1), half.value > 0 {
+            estimate.doublePeak = half.value
+        }
+        if let twice = Autocorrelation.peak(near: 2 * period, in: peaks, tolerance: 0.1), twice.value > 0 {
+            estimate.halfPeak = twice.value
+        }
+        return estimate
     }
 
     /// Whether a peak at a shorter lag than the strongest may be the step. A peak of
@@ -201,7 +304,7 @@ public struct CadenceEstimator: CadenceEstimating {
         guard times.count >= 3 else { return nil }
         let intervals = zip(times, times.dropFirst()).map { $1 - $0 }.sorted()
         let median = intervals[intervals.count / 2]
-        guard intervals.first! > 0.6 * median, intervals.last! < 1.6 * median else { return nil }
+        guard intervals.first! > countRegularity * median, intervals.last! < median / countRegularity else { return nil }
         return 60 * gridRate * Double(times.count - 1) / (times.last! - times.first!)
     }
 }

@@ -15,11 +15,12 @@ struct CadenceGeneratorBTests {
         #expect(score.movingSeconds > 1500 && score.stillSeconds > 300)
         #expect(score.coverage >= 0.90)
         #expect(score.median <= 1.0)
-        // The issue asks ≤ 3: not met on this set (4.92; 2.7–4.1 with other seeds). The tail
-        // is walk↔run transitions, walking with the phone on a belt or in a hand, and
-        // step/stride slips in a pocket (docs/runner.md, Figures).
-        #expect(score.p95 <= 5.0)
-        #expect(score.stillCorrect >= 0.95)
+        // The issue asks ≤ 3: met on this set (2.92), not on all others (2.4–3.7 with seed
+        // bases 6000–13000). The tail is walk↔run transitions, walking with the phone on a belt
+        // or in a hand, and whole stretches of a swinging hand or a pocket read at the stride
+        // (docs/runner.md, Figures).
+        #expect(score.p95 <= 3.0)
+        #expect(score.stillCorrect >= 0.95) // 97.0 %
     }
 
     @Test("generator B, counting the seconds next to a start or a stop too (±1 s)")
@@ -28,8 +29,20 @@ struct CadenceGeneratorBTests {
         print("default estimator, generator B, ±1 s: \(score)")
         #expect(score.coverage >= 0.90)
         #expect(score.median <= 1.0)
-        #expect(score.p95 <= 5.5) // 5.41: the issue's ≤ 3 is not met here either
-        #expect(score.stillCorrect >= 0.90) // 92.1 %: seconds just after a stop still read a cadence
+        #expect(score.p95 <= 3.5) // 3.31: the issue's ≤ 3 is not met here
+        #expect(score.stillCorrect >= 0.95) // 95.3 %: the second after a stop may still read a cadence
+    }
+
+    @Test("generator B with another seed base (the worst of seven tried: the figures are not those of one draw)")
+    func otherSeeds() {
+        let score = TraceSetB.score(CadenceEstimator(), seedBase: 9000)
+        print("default estimator, generator B, seed base 9000: \(score)")
+        #expect(score.coverage >= 0.90)
+        #expect(score.median <= 1.0)
+        // 3.70 (2.4–3.4 with bases 6000, 7000, 8000, 10000, 11000, 13000): a swinging hand's
+        // intervals read at the stride for 15 s from their start, walks in a hand off by 3–5 spm.
+        #expect(score.p95 <= 4.0)
+        #expect(score.stillCorrect >= 0.95) // 98.9 %
     }
 
     @Test("the thesis estimator on generator B (figures reported, not required to be good)")

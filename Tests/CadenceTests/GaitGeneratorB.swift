@@ -239,7 +239,8 @@ struct GaitGeneratorB {
                     let count = 2 + Int(5 * rng.nextUnit()), gap = 0.25 + 0.25 * rng.nextUnit()
                     for m in 0..<count {
                         let c = centre + Int(Double(m) * gap * Self.fine), size = 0.03 + 0.07 * rng.nextUnit()
-                        for j in max(0, c - 30)..<min(n, c + 30) {
+                        // A tap past the trace's end is dropped (its range would be reversed).
+                        for j in max(0, c - 30)..<max(max(0, c - 30), min(n, c + 30)) {
                             let u = Double(j - c) * dt / 0.006
                             fz[j] -= size * exp(-0.5 * u * u)
                         }
