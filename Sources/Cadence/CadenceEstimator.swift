@@ -71,6 +71,13 @@ public struct CadenceEstimator: CadenceEstimating {
     /// Cadence (spm) under which a reading costs `slowCost` per spm in the tracking.
     public var slowCadence = 80.0
     public var slowCost = 0.2
+    /// Band-passed RMS (g) from which a window whose jerk repeats at half the lag read (see
+    /// `impactsAtHalf`) is taken for a stride: the reading then costs `octaveCost` and its
+    /// double nothing in the tracking.
+    public var impactRMS = 0.2
+    /// Normalised autocorrelation of the jerk at half the lag read above which the impacts
+    /// come twice per period read.
+    public var impactShare = 0.2
 
     public init() {}
 
@@ -124,6 +131,9 @@ public struct CadenceEstimator: CadenceEstimating {
         /// The autocorrelation at the step lag found, and at half and twice it (nil: no positive
         /// peak there): the evidence for the cadence read, for double it and for half it.
         var stepPeak = 0.0, doublePeak: Double?, halfPeak: Double?
+        /// The window is as intense as running and its jerk (the impacts) repeats at half
+        /// the lag read: that lag is a stride (a swinging hand or a pocket while running).
+        var impactsAtHalf = false
     }
 
     /// A step read as a stride (or the reverse) halves (doubles) the cadence from one second
@@ -159,6 +169,9 @@ public struct CadenceEstimator: CadenceEstimating {
                 func alternative(_ factor: Double, _ peak: Double?) -> (spm: Double, cost: Double)? {
                     guard cadenceRange.contains(spm * factor) else { return nil }
                     return (spm * factor, (peak == nil ? unsupportedCost : octaveCost) + slow(spm * factor))
+                }
+                if e.impactsAtHalf, cadenceRange.contains(2 * spm) {
+                    return [(spm, octaveCost + slow(spm)), (2 * spm, slow(2 * spm)), alternative(0.5, e.halfPeak)]
                 }
                 return [(spm, slow(spm)), alternative(2, e.doublePeak), alternative(0.5, e.halfPeak)]
             }
@@ -267,7 +280,21 @@ public struct CadenceEstimator: CadenceEstimating {
         if let twice = Autocorrelation.peak(near: 2 * period, in: peaks, tolerance: 0.1), twice.value > 0 {
             estimate.halfPeak = twice.value
         }
+        if rms >= impactRMS { estimate.impactsAtHalf = jerkCorrelation(x, lag: period / 2) > impactShare }
         return estimate
+    }
+
+    /// The normalised autocorrelation of the first difference of `x` (its jerk, which the
+    /// impacts dominate) at `lag` (rounded). A swing at the stride rate hides the steps from
+    /// the autocorrelation of `x`, not from that of its jerk.
+    func jerkCorrelation(_ x: UnsafeBufferPointer<Float>, lag: Double) -> Double {
+        let n = x.count, k = Int(lag.rounded())
+        guard k >= 1, n - k > 2 else { return 0 }
+        var energy = 0.0, product = 0.0
+        for i in 1..<n { let d = Double(x[i] - x[i - 1]); energy += d * d }
+        for i in 1..<(n - k) { product += Double(x[i] - x[i - 1]) * Double(x[i + k] - x[i + k - 1]) }
+        guard energy > 0 else { return 0 }
+        return product / Double(n - 1 - k) / (energy / Double(n - 1))
     }
 
     /// Whether a peak at a shorter lag than the strongest may be the step. A peak of
