@@ -112,7 +112,9 @@ struct ContactSolver {
     }
 
     func warmStart(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
-        for cc in constraints {
+        constraints.withUnsafeBufferPointer { cs in
+        for k in 0..<cs.count {
+            let cc = cs[k]
             let n = cc.normal, t = n.rightPerp
             var vA = bodies[cc.a].v, wA = bodies[cc.a].w, vB = bodies[cc.b].v, wB = bodies[cc.b].w
             for i in 0..<cc.pointCount {
@@ -125,6 +127,7 @@ struct ContactSolver {
             }
             bodies[cc.a].v = vA; bodies[cc.a].w = wA
             bodies[cc.b].v = vB; bodies[cc.b].w = wB
+        }
         }
     }
 
@@ -248,7 +251,9 @@ struct ContactSolver {
     func solvePositions(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool {
         var minSeparation = 0.0
         let slop = PhysicsSettings.linearSlop
-        for cc in constraints {
+        constraints.withUnsafeBufferPointer { cs in
+        for k in 0..<cs.count {
+            let cc = cs[k]
             let mA = cc.mA, iA = cc.iA, mB = cc.mB, iB = cc.iB
             var cA = bodies[cc.a].c, aA = bodies[cc.a].a, cB = bodies[cc.b].c, aB = bodies[cc.b].a
             var qA = bodies[cc.a].q, qB = bodies[cc.b].q
@@ -292,6 +297,7 @@ struct ContactSolver {
             }
             bodies[cc.a].c = cA; bodies[cc.a].a = aA; bodies[cc.a].q = qA
             bodies[cc.b].c = cB; bodies[cc.b].a = aB; bodies[cc.b].q = qB
+        }
         }
         return minSeparation >= -3 * slop
     }

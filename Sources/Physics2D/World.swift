@@ -167,7 +167,7 @@ public final class World {
 
     func bodyMoved(_ body: Body) {
         for s in body.shapes where s.proxyId >= 0 {
-            if tree.moveProxy(s.proxyId, tight: s.geometry.aabb(body.xf)) { markMoved(s.proxyId) }
+            if tree.moveProxy(s.proxyId, tight: s.aabb(body.xf)) { markMoved(s.proxyId) }
         }
     }
 
@@ -296,6 +296,11 @@ public final class World {
         isStatic.removeAll(keepingCapacity: true)
         for b in bodies { isStatic.append(b.type == .static) }
         let isStatic = self.isStatic
+        // Work on a local solver (swapped out, so its arrays stay uniquely referenced):
+        // no exclusivity checks on the world's stored property inside the loops.
+        var solver = ContactSolver()
+        swap(&solver, &self.solver)
+        defer { swap(&solver, &self.solver) }
         solverBodies.withUnsafeMutableBufferPointer { sb in
             solver.prepare(contacts, sb, warmStart: warm)
             for j in joints { j.prepare(sb, dt: dt, warmStart: warm) }
@@ -337,7 +342,7 @@ public final class World {
             b.xf = Transform(p: s.c - q.apply(b.localCenter), q: q)
             b.force = .zero; b.torque = 0
             for sh in b.shapes {
-                if tree.moveProxy(sh.proxyId, tight: sh.geometry.aabb(b.xf), displacement: displacement) {
+                if tree.moveProxy(sh.proxyId, tight: sh.aabb(b.xf), displacement: displacement) {
                     markMoved(sh.proxyId)
                 }
             }
