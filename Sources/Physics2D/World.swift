@@ -281,13 +281,13 @@ public final class World {
         for b in bodies {
             var v = b.v, w = b.w
             if b.type == .dynamic {
-                v += dt * (b.gravityScale * g + b.invMass * b.force)
+                v += dt * (b.gravityScaleValue * g + b.invMassValue * b.force)
                 w += dt * b.invI * b.torque
-                v = (1 / (1 + dt * b.linearDamping)) * v
-                w *= 1 / (1 + dt * b.angularDamping)
+                v = (1 / (1 + dt * b.linearDampingValue)) * v
+                w *= 1 / (1 + dt * b.angularDampingValue)
             }
             solverBodies.append(SolverBody(v: v, w: w, c: b.center, a: b.angleValue, q: b.xf.q,
-                                           invMass: b.invMass, invI: b.invI, localCenter: b.localCenter))
+                                           invMass: b.invMassValue, invI: b.invI, localCenter: b.localCenter))
         }
         let velocityIterations = self.velocityIterations, positionIterations = self.positionIterations
         let warm = warmStarting
@@ -341,7 +341,7 @@ public final class World {
             let q = s.q
             b.xf = Transform(p: s.c - q.apply(b.localCenter), q: q)
             b.force = .zero; b.torque = 0
-            for sh in b.shapes {
+            for sh in b.shapeList {
                 if tree.moveProxy(sh.proxyId, tight: sh.aabb(b.xf), displacement: displacement) {
                     markMoved(sh.proxyId)
                 }
