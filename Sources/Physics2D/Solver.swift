@@ -53,7 +53,9 @@ struct ContactSolver {
     /// Builds constraints from the touching, non-sensor contacts.
     mutating func prepare(_ contacts: [Contact], _ bodies: UnsafeMutableBufferPointer<SolverBody>, warmStart: Bool) {
         constraints.removeAll(keepingCapacity: true)
-        for (ci, contact) in contacts.enumerated() where contact.touching && !contact.isSensor {
+        for ci in 0..<contacts.count {
+            unowned(unsafe) let contact = contacts[ci]  // the caller's array keeps it alive; no retain
+            guard contact.touching && !contact.isSensor else { continue }
             let m = contact.manifold
             let ia = contact.bodyA.index, ib = contact.bodyB.index
             let bA = bodies[ia], bB = bodies[ib]
@@ -237,7 +239,7 @@ struct ContactSolver {
     /// Copies the accumulated impulses back into the contacts for the next step's warm start.
     func storeImpulses(_ contacts: [Contact]) {
         for cc in constraints {
-            let c = contacts[cc.contact]
+            unowned(unsafe) let c = contacts[cc.contact]  // the caller's array keeps it alive
             c.manifold.p0.normalImpulse = cc.p0.normalImpulse
             c.manifold.p0.tangentImpulse = cc.p0.tangentImpulse
             if c.manifold.pointCount > 1 {
