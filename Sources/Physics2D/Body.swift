@@ -36,17 +36,36 @@ public struct BodyDef: Sendable {
 public final class Body {
     public let type: BodyType
     /// Shapes in the order they were attached.
-    public private(set) var shapes: [Shape] = []
+    public var shapes: [Shape] { shapeList }
     /// The world this body lives in (nil once removed).
     public internal(set) weak var world: World?
     /// Anything the game wants to attach.
     public var userData: AnyObject?
-    public var linearDamping: Double
-    public var angularDamping: Double
-    public var gravityScale: Double
+    public var linearDamping: Double {
+        get { linearDampingValue }
+        set { linearDampingValue = newValue }
+    }
+    public var angularDamping: Double {
+        get { angularDampingValue }
+        set { angularDampingValue = newValue }
+    }
+    public var gravityScale: Double {
+        get { gravityScaleValue }
+        set { gravityScaleValue = newValue }
+    }
     public private(set) var fixedRotation: Bool
     /// Stable id, assigned by the world in creation order.
     public internal(set) var id: Int = -1
+
+    // Internal storage behind public properties the step reads for every body. Public
+    // stored `var`s of a class keep dynamic exclusivity checks (a call into the Swift
+    // runtime per access); internal ones are checked statically under whole-module
+    // optimisation.
+    var shapeList: [Shape] = []
+    var linearDampingValue: Double
+    var angularDampingValue: Double
+    var gravityScaleValue: Double
+    var invMassValue: Double = 0
 
     // Index in the world's body array (changes when other bodies are removed).
     var index: Int = -1
@@ -60,7 +79,7 @@ public final class Body {
     var force: Vec2 = .zero
     var torque: Double = 0
     public private(set) var mass: Double = 0
-    public private(set) var invMass: Double = 0
+    public var invMass: Double { invMassValue }
     /// Rotational inertia about the centre of mass.
     public private(set) var inertia: Double = 0
     var invI: Double = 0
@@ -70,16 +89,16 @@ public final class Body {
 
     init(def: BodyDef) {
         type = def.type
-        linearDamping = def.linearDamping
-        angularDamping = def.angularDamping
-        gravityScale = def.gravityScale
+        linearDampingValue = def.linearDamping
+        angularDampingValue = def.angularDamping
+        gravityScaleValue = def.gravityScale
         fixedRotation = def.fixedRotation
         xf = Transform(position: def.position, angle: def.angle)
         center = def.position
         angleValue = def.angle
         v = def.type == .static ? .zero : def.linearVelocity
         w = def.type == .static ? 0 : def.angularVelocity
-        if type == .dynamic { mass = 1; invMass = 1 }
+        if type == .dynamic { mass = 1; invMassValue = 1 }
     }
 
     // MARK: state
@@ -147,13 +166,13 @@ public final class Body {
     /// Changes the velocity at once by impulse / mass (N·s) at a world point.
     public func applyLinearImpulse(_ j: Vec2, at point: Vec2) {
         guard type == .dynamic else { return }
-        v += invMass * j
+        v += invMassValue * j
         w += invI * cross(point - center, j)
     }
     /// Applies an impulse at the centre of mass.
     public func applyLinearImpulseToCenter(_ j: Vec2) {
         guard type == .dynamic else { return }
-        v += invMass * j
+        v += invMassValue * j
     }
     /// Applies an angular impulse (N·m·s).
     public func applyAngularImpulse(_ j: Double) {
@@ -164,19 +183,19 @@ public final class Body {
     // MARK: shapes and mass
 
     func attach(_ shape: Shape) {
-        shapes.append(shape)
+        shapeList.append(shape)
         resetMassData()
     }
 
     func detach(_ shape: Shape) {
-        shapes.removeAll { $0 === shape }
+        shapeList.removeAll { $0 === shape }
         resetMassData()
     }
 
     /// Recomputes mass, centre of mass and inertia from the shapes' densities.
     /// A dynamic body without mass gets 1 kg (as Box2D does).
     func resetMassData() {
-        mass = 0; invMass = 0; inertia = 0; invI = 0; localCenter = .zero
+        mass = 0; invMassValue = 0; inertia = 0; invI = 0; localCenter = .zero
         guard type == .dynamic else {
             center = xf.p
             return
@@ -189,10 +208,10 @@ public final class Body {
             iOrigin += md.inertia
         }
         if mass > 0 {
-            invMass = 1 / mass
-            c = invMass * c
+            invMassValue = 1 / mass
+            c = invMassValue * c
         } else {
-            mass = 1; invMass = 1
+            mass = 1; invMassValue = 1
         }
         if iOrigin > 0 && !fixedRotation {
             inertia = iOrigin - mass * c.lengthSquared

@@ -7,6 +7,15 @@
 
 enum ManifoldType: UInt8 { case circles, faceA, faceB }
 
+/// A polygon (or segment) core as the narrow phase reads it: vertices and normals in
+/// one buffer owned by the shape (`Shape.coreBuffer`), so the hot loops neither retain
+/// arrays nor check bounds. Valid while the shape lives (contacts hold their shapes).
+struct PolyRef {
+    let vertices: UnsafePointer<Vec2>
+    let normals: UnsafePointer<Vec2>
+    let count: Int
+}
+
 struct ManifoldPoint {
     /// circles: centre of circle B in B's frame; faceA: clip point in B's frame; faceB: clip point in A's frame.
     var localPoint: Vec2
@@ -54,11 +63,11 @@ enum Collide {
     }
 
     /// Polygon (or segment) A against circle B.
-    static func polygonCircle(_ poly: Polygon, _ rA: Double, _ xfA: Transform, _ pB: Vec2, _ rB: Double, _ xfB: Transform) -> Manifold {
+    static func polygonCircle(_ poly: PolyRef, _ rA: Double, _ xfA: Transform, _ pB: Vec2, _ rB: Double, _ xfB: Transform) -> Manifold {
         var m = Manifold()
         let c = xfA.applyInverse(xfB.apply(pB))
         let r = rA + rB
-        let v = poly.vertices, ns = poly.normals, n = v.count
+        let v = poly.vertices, ns = poly.normals, n = poly.count
         var sep = -Double.greatestFiniteMagnitude
         var edge = 0
         for i in 0..<n {
@@ -95,17 +104,17 @@ enum Collide {
     }
 
     /// The edge of poly1 whose outward normal separates it most from poly2 (SAT).
-    private static func maxSeparation(_ p1: Polygon, _ xf1: Transform, _ p2: Polygon, _ xf2: Transform) -> (Int, Double) {
+    private static func maxSeparation(_ p1: PolyRef, _ xf1: Transform, _ p2: PolyRef, _ xf2: Transform) -> (Int, Double) {
         // Express poly1 in poly2's frame.
         let q = Rot(c: xf2.q.c * xf1.q.c + xf2.q.s * xf1.q.s, s: xf2.q.c * xf1.q.s - xf2.q.s * xf1.q.c)
         let t = xf2.q.applyInverse(xf1.p - xf2.p)
         var best = 0, bestSep = -Double.greatestFiniteMagnitude
-        let v2 = p2.vertices
-        for i in 0..<p1.vertices.count {
+        let v2 = p2.vertices, n2 = p2.count
+        for i in 0..<p1.count {
             let n = q.apply(p1.normals[i])
             let v1 = q.apply(p1.vertices[i]) + t
             var si = Double.greatestFiniteMagnitude
-            for j in 0..<v2.count {
+            for j in 0..<n2 {
                 let s = n.x * (v2[j].x - v1.x) + n.y * (v2[j].y - v1.y)
                 if s < si { si = s }
             }
@@ -137,14 +146,14 @@ enum Collide {
     }
 
     /// Polygon/segment A against polygon/segment B: SAT for the reference face, then clip the incident edge.
-    static func polygons(_ polyA: Polygon, _ xfA: Transform, _ polyB: Polygon, _ xfB: Transform) -> Manifold {
+    static func polygons(_ polyA: PolyRef, _ xfA: Transform, _ polyB: PolyRef, _ xfB: Transform) -> Manifold {
         let totalR = 2 * PhysicsSettings.polygonRadius
         let (edgeA, sepA) = maxSeparation(polyA, xfA, polyB, xfB)
         if sepA > totalR { return Manifold() }
         let (edgeB, sepB) = maxSeparation(polyB, xfB, polyA, xfA)
         if sepB > totalR { return Manifold() }
 
-        let poly1: Polygon, poly2: Polygon, xf1: Transform, xf2: Transform, edge1: Int, flip: Bool
+        let poly1: PolyRef, poly2: PolyRef, xf1: Transform, xf2: Transform, edge1: Int, flip: Bool
         if sepB > sepA + 0.1 * PhysicsSettings.linearSlop {
             poly1 = polyB; poly2 = polyA; xf1 = xfB; xf2 = xfA; edge1 = edgeB; flip = true
         } else {
@@ -152,7 +161,7 @@ enum Collide {
         }
         // Incident edge: the edge of poly2 most anti-parallel to the reference normal.
         let refNormalIn2 = xf2.q.applyInverse(xf1.q.apply(poly1.normals[edge1]))
-        let n2 = poly2.vertices.count
+        let n2 = poly2.count
         var inc = 0, minDot = Double.greatestFiniteMagnitude
         for i in 0..<n2 {
             let d = dot(refNormalIn2, poly2.normals[i])
@@ -162,7 +171,7 @@ enum Collide {
         let ia = ClipVertex(v: xf2.apply(poly2.vertices[inc]), id: featureID(edge1, inc, featureFace, featureVertex))
         let ib = ClipVertex(v: xf2.apply(poly2.vertices[inc2]), id: featureID(edge1, inc2, featureFace, featureVertex))
 
-        let n1 = poly1.vertices.count
+        let n1 = poly1.count
         let iv1 = edge1, iv2 = edge1 + 1 < n1 ? edge1 + 1 : 0
         let v11 = poly1.vertices[iv1], v12 = poly1.vertices[iv2]
         let localTangent = (v12 - v11).normalized

@@ -49,9 +49,9 @@ final class Contact {
         case .circles:
             m = Collide.circles(shapeA.circleCenter, shapeA.radius, xfA, shapeB.circleCenter, shapeB.radius, xfB)
         case .polygonCircle:
-            m = Collide.polygonCircle(shapeA.core!, shapeA.radius, xfA, shapeB.circleCenter, shapeB.radius, xfB)
+            m = Collide.polygonCircle(shapeA.coreRef, shapeA.radius, xfA, shapeB.circleCenter, shapeB.radius, xfB)
         case .polygons:
-            m = Collide.polygons(shapeA.core!, xfA, shapeB.core!, xfB)
+            m = Collide.polygons(shapeA.coreRef, xfA, shapeB.coreRef, xfB)
         }
         let was = touching
         touching = m.pointCount > 0

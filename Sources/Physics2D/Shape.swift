@@ -236,6 +236,11 @@ public final class Shape {
     let core: Polygon?
     /// Circle centre (body-local); unused for other kinds.
     let circleCenter: Vec2
+    /// The core's vertices then its normals (2 × count), for the narrow phase and the
+    /// bounding box; nil for circles. Freed in deinit.
+    private let coreBuffer: UnsafeMutablePointer<Vec2>?
+    /// The core as the narrow phase reads it (count 0 for circles).
+    let coreRef: PolyRef
 
     init(def: ShapeDef, body: Body) {
         self.body = body
@@ -251,6 +256,36 @@ public final class Shape {
         case .polygon(let p): core = p; circleCenter = p.centroid
         case .segment(let a, let b): core = Polygon(unchecked: [a, b]); circleCenter = 0.5 * (a + b)
         }
+        if let core {
+            let n = core.vertices.count
+            let buf = UnsafeMutablePointer<Vec2>.allocate(capacity: 2 * n)
+            for i in 0..<n { (buf + i).initialize(to: core.vertices[i]); (buf + n + i).initialize(to: core.normals[i]) }
+            coreBuffer = buf
+            coreRef = PolyRef(vertices: buf, normals: buf + n, count: n)
+        } else {
+            let none = UnsafeMutablePointer<Vec2>(bitPattern: MemoryLayout<Vec2>.alignment)!
+            coreBuffer = nil
+            coreRef = PolyRef(vertices: none, normals: none, count: 0)
+        }
+    }
+
+    deinit { coreBuffer?.deallocate() }
+
+    /// The bounding box under a transform, skin included: the same figures as
+    /// `geometry.aabb(_:)`, read from the core buffer (no array copies).
+    func aabb(_ xf: Transform) -> AABB {
+        let n = coreRef.count
+        if n == 0 {
+            let c = xf.apply(circleCenter), r = radius
+            return AABB(lower: Vec2(c.x - r, c.y - r), upper: Vec2(c.x + r, c.y + r))
+        }
+        let v = coreRef.vertices
+        var lo = xf.apply(v[0]), hi = lo
+        for i in 1..<n {
+            let w = xf.apply(v[i])
+            lo = vmin(lo, w); hi = vmax(hi, w)
+        }
+        return AABB(lower: lo, upper: hi).expanded(by: PhysicsSettings.polygonRadius)
     }
 
     /// Whether a world point lies inside this shape.

@@ -53,7 +53,9 @@ struct ContactSolver {
     /// Builds constraints from the touching, non-sensor contacts.
     mutating func prepare(_ contacts: [Contact], _ bodies: UnsafeMutableBufferPointer<SolverBody>, warmStart: Bool) {
         constraints.removeAll(keepingCapacity: true)
-        for (ci, contact) in contacts.enumerated() where contact.touching && !contact.isSensor {
+        for ci in 0..<contacts.count {
+            unowned(unsafe) let contact = contacts[ci]  // the caller's array keeps it alive; no retain
+            guard contact.touching && !contact.isSensor else { continue }
             let m = contact.manifold
             let ia = contact.bodyA.index, ib = contact.bodyB.index
             let bA = bodies[ia], bB = bodies[ib]
@@ -112,7 +114,9 @@ struct ContactSolver {
     }
 
     func warmStart(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
-        for cc in constraints {
+        constraints.withUnsafeBufferPointer { cs in
+        for k in 0..<cs.count {
+            let cc = cs[k]
             let n = cc.normal, t = n.rightPerp
             var vA = bodies[cc.a].v, wA = bodies[cc.a].w, vB = bodies[cc.b].v, wB = bodies[cc.b].w
             for i in 0..<cc.pointCount {
@@ -125,6 +129,7 @@ struct ContactSolver {
             }
             bodies[cc.a].v = vA; bodies[cc.a].w = wA
             bodies[cc.b].v = vB; bodies[cc.b].w = wB
+        }
         }
     }
 
@@ -234,7 +239,7 @@ struct ContactSolver {
     /// Copies the accumulated impulses back into the contacts for the next step's warm start.
     func storeImpulses(_ contacts: [Contact]) {
         for cc in constraints {
-            let c = contacts[cc.contact]
+            unowned(unsafe) let c = contacts[cc.contact]  // the caller's array keeps it alive
             c.manifold.p0.normalImpulse = cc.p0.normalImpulse
             c.manifold.p0.tangentImpulse = cc.p0.tangentImpulse
             if c.manifold.pointCount > 1 {
@@ -248,7 +253,9 @@ struct ContactSolver {
     func solvePositions(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool {
         var minSeparation = 0.0
         let slop = PhysicsSettings.linearSlop
-        for cc in constraints {
+        constraints.withUnsafeBufferPointer { cs in
+        for k in 0..<cs.count {
+            let cc = cs[k]
             let mA = cc.mA, iA = cc.iA, mB = cc.mB, iB = cc.iB
             var cA = bodies[cc.a].c, aA = bodies[cc.a].a, cB = bodies[cc.b].c, aB = bodies[cc.b].a
             var qA = bodies[cc.a].q, qB = bodies[cc.b].q
@@ -292,6 +299,7 @@ struct ContactSolver {
             }
             bodies[cc.a].c = cA; bodies[cc.a].a = aA; bodies[cc.a].q = qA
             bodies[cc.b].c = cB; bodies[cc.b].a = aB; bodies[cc.b].q = qB
+        }
         }
         return minSeparation >= -3 * slop
     }

@@ -167,7 +167,7 @@ public final class World {
 
     func bodyMoved(_ body: Body) {
         for s in body.shapes where s.proxyId >= 0 {
-            if tree.moveProxy(s.proxyId, tight: s.geometry.aabb(body.xf)) { markMoved(s.proxyId) }
+            if tree.moveProxy(s.proxyId, tight: s.aabb(body.xf)) { markMoved(s.proxyId) }
         }
     }
 
@@ -253,9 +253,10 @@ public final class World {
     private func updateContacts() {
         var i = 0
         while i < contacts.count {
-            let c = contacts[i]
+            unowned(unsafe) let c = contacts[i]  // the array keeps it alive; no retain
             if !tree.fatAABB(c.shapeA.proxyId).overlaps(tree.fatAABB(c.shapeB.proxyId)) {
-                destroyContact(c)
+                let strong = contacts[i]  // destroying it drops the array's reference
+                destroyContact(strong)
                 continue
             }
             if c.update() {
@@ -278,24 +279,30 @@ public final class World {
         }
         let g = gravity
         solverBodies.removeAll(keepingCapacity: true)
-        for b in bodies {
+        for k in 0..<bodies.count {
+            unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
             var v = b.v, w = b.w
             if b.type == .dynamic {
-                v += dt * (b.gravityScale * g + b.invMass * b.force)
+                v += dt * (b.gravityScaleValue * g + b.invMassValue * b.force)
                 w += dt * b.invI * b.torque
-                v = (1 / (1 + dt * b.linearDamping)) * v
-                w *= 1 / (1 + dt * b.angularDamping)
+                v = (1 / (1 + dt * b.linearDampingValue)) * v
+                w *= 1 / (1 + dt * b.angularDampingValue)
             }
             solverBodies.append(SolverBody(v: v, w: w, c: b.center, a: b.angleValue, q: b.xf.q,
-                                           invMass: b.invMass, invI: b.invI, localCenter: b.localCenter))
+                                           invMass: b.invMassValue, invI: b.invI, localCenter: b.localCenter))
         }
         let velocityIterations = self.velocityIterations, positionIterations = self.positionIterations
         let warm = warmStarting
         let contacts = self.contacts
         let joints = self.joints
         isStatic.removeAll(keepingCapacity: true)
-        for b in bodies { isStatic.append(b.type == .static) }
+        for k in 0..<bodies.count { isStatic.append(bodies[k].type == .static) }
         let isStatic = self.isStatic
+        // Work on a local solver (swapped out, so its arrays stay uniquely referenced):
+        // no exclusivity checks on the world's stored property inside the loops.
+        var solver = ContactSolver()
+        swap(&solver, &self.solver)
+        defer { swap(&solver, &self.solver) }
         solverBodies.withUnsafeMutableBufferPointer { sb in
             solver.prepare(contacts, sb, warmStart: warm)
             for j in joints { j.prepare(sb, dt: dt, warmStart: warm) }
@@ -328,7 +335,9 @@ public final class World {
             }
         }
         // Write back, refresh transforms, and move the broad-phase proxies.
-        for (k, b) in bodies.enumerated() where b.type != .static {
+        for k in 0..<bodies.count {
+            unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
+            if b.type == .static { continue }
             let s = solverBodies[k]
             let displacement = s.c - b.center
             b.v = s.v; b.w = s.w
@@ -336,8 +345,9 @@ public final class World {
             let q = s.q
             b.xf = Transform(p: s.c - q.apply(b.localCenter), q: q)
             b.force = .zero; b.torque = 0
-            for sh in b.shapes {
-                if tree.moveProxy(sh.proxyId, tight: sh.geometry.aabb(b.xf), displacement: displacement) {
+            for sh in b.shapeList {
+                unowned(unsafe) let sh = sh
+                if tree.moveProxy(sh.proxyId, tight: sh.aabb(b.xf), displacement: displacement) {
                     markMoved(sh.proxyId)
                 }
             }
