@@ -93,7 +93,7 @@ struct RunnerLive {
         var cause: String?
         var cadence: Double??
         var random: Bool?
-        var song: SongOut??
+        var song: RunnerRoutes.SongSummary??
         var targetBPM: Double?
         var effectiveBPM: Double?
         var fallback: Bool?
@@ -135,10 +135,6 @@ struct RunnerLive {
         enum CodingKeys: String, CodingKey { case mode, sprint, autoSwitch = "auto_switch", units }
     }
 
-    struct SongOut: Encodable {
-        var id: Int64, title: String, artist: String, bpm: Double?, path: String, streamURL: String
-        enum CodingKeys: String, CodingKey { case id, title, artist, bpm, path, streamURL = "stream_url" }
-    }
 
     /// The answers to one incoming text message.
     mutating func handle(_ text: String) -> [String] {
@@ -253,8 +249,7 @@ struct RunnerLive {
                 out.reason = "song \(match.id) has left the library since the run began; ask for the next"
                 return Self.encode(out)
             }
-            out.song = .some(SongOut(id: song.id, title: song.title, artist: song.artist, bpm: song.bpm, path: song.path,
-                                     streamURL: "/api/library/songs/\(song.id)/stream"))
+            out.song = .some(RunnerRoutes.SongSummary(song))
             out.targetBPM = (match.target * 100).rounded() / 100
             out.effectiveBPM = match.effectiveBPM
             out.fallback = match.isFallback

@@ -14,8 +14,15 @@ import LibraryCore
 ///   "effective_bpm", "fallback", "reason"?}`. A cadence outside 30–300 → 400; no song with a
 ///   BPM (or all excluded) → 404 with code `empty_library`, `no_tempo` or `all_played`.
 enum RunnerRoutes {
+    /// A song as the runner's routes and socket show it.
     struct SongSummary: Encodable {
         let id: Int64, title: String, artist: String, bpm: Double?, path: String, streamURL: String
+        enum CodingKeys: String, CodingKey { case id, title, artist, bpm, path, streamURL = "stream_url" }
+
+        init(_ song: CatalogSong) {
+            id = song.id; title = song.title; artist = song.artist; bpm = song.bpm; path = song.path
+            streamURL = "/api/library/songs/\(song.id)/stream"
+        }
     }
 
     struct NextAnswer: Encodable {
@@ -106,10 +113,8 @@ enum RunnerRoutes {
                 case .noSong: throw APIError(.notFound, code: failure.code, message: failure.description)
                 }
             }
-            let s = pick.song
             return try LibraryRoutes.json(NextAnswer(
-                song: SongSummary(id: s.id, title: s.title, artist: s.artist, bpm: s.bpm, path: s.path,
-                                  streamURL: "/api/library/songs/\(s.id)/stream"),
+                song: SongSummary(pick.song),
                 targetBPM: (pick.match.target * 100).rounded() / 100, effectiveBPM: pick.match.effectiveBPM,
                 fallback: pick.match.isFallback, reason: pick.reason))
         }
