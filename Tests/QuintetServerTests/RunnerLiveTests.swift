@@ -122,6 +122,17 @@ struct RunnerLiveTests {
         #expect(live.handle(messages[62]).map(Self.parse).allSatisfy { $0["type"] as? String == "cadence" })
     }
 
+    @Test("no song to give: an empty library, or songs without a BPM yet, each say so")
+    func noSongs() throws {
+        var empty = RunnerLive(songs: [], seed: 1)
+        let none = Self.parse(try #require(empty.handle(#"{"type":"start"}"#).last))
+        #expect(none["song"] is NSNull && none["code"] as? String == "empty_library")
+        var unanalysed = RunnerLive(songs: try Self.songs([nil, nil]), seed: 1)
+        #expect(Self.parse(unanalysed.greeting())["songs"] as? Int == 0)
+        let noTempo = Self.parse(try #require(unanalysed.handle(#"{"type":"start"}"#).last))
+        #expect(noTempo["code"] as? String == "no_tempo" && (noTempo["reason"] as? String)?.contains("BPM") == true)
+    }
+
     @Test("a song that left the library since the run began is said, not sent")
     func songGone() throws {
         var live = RunnerLive(tempos: [(id: 7, bpm: 170), (id: 8, bpm: 168)], lookup: { _ in nil }, seed: 4)

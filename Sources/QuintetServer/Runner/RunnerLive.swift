@@ -34,6 +34,8 @@ struct RunnerLive {
     /// The song behind a chosen id (the catalog's, read when a song is chosen).
     private let lookup: (Int64) -> CatalogSong?
     private let songCount: Int
+    /// Songs in the library, with a BPM or not: tells "nothing scanned" from "no BPMs yet".
+    private let librarySongs: Int
     private var sawSamples = false
     /// Seconds on a monotonic clock (injectable for tests).
     private let now: () -> Double
@@ -44,12 +46,13 @@ struct RunnerLive {
 
     /// `tempos`: the library's songs with a BPM (id, BPM); `lookup` gives a chosen song's
     /// details; `seed` makes the random first song reproducible.
-    init(tempos: [(id: Int64, bpm: Double)], lookup: @escaping (Int64) -> CatalogSong?,
+    init(tempos: [(id: Int64, bpm: Double)], librarySongs: Int? = nil, lookup: @escaping (Int64) -> CatalogSong?,
          seed: UInt64 = UInt64.random(in: 0...UInt64.max),
          now: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
         self.now = now
         let candidates = tempos.filter { $0.bpm > 0 && $0.bpm.isFinite }.map { SongCandidate(id: String($0.id), bpm: $0.bpm) }
         songCount = candidates.count
+        self.librarySongs = librarySongs ?? tempos.count
         self.lookup = lookup
         run = RunSession(songs: candidates, seed: seed)
     }
@@ -57,7 +60,8 @@ struct RunnerLive {
     /// A conversation over a list of songs (tests, small libraries).
     init(songs: [CatalogSong], seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
         let byID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        self.init(tempos: songs.compactMap { song in song.bpm.map { (song.id, $0) } }, lookup: { byID[$0] }, seed: seed)
+        self.init(tempos: songs.compactMap { song in song.bpm.map { (song.id, $0) } }, librarySongs: songs.count,
+                  lookup: { byID[$0] }, seed: seed)
     }
 
     var isStopped: Bool { run.state == .stopped }
@@ -254,7 +258,8 @@ struct RunnerLive {
             out.effectiveBPM = match.effectiveBPM
             out.fallback = match.isFallback
             out.reason = RunnerPicker.fallbackReason(match, matcher: SongMatcher(mode: run.settings.mode, tolerance: run.settings.tolerance))
-        case .none(let why):
+        case .none(var why):
+            if why == .emptyLibrary && librarySongs > 0 { why = .noTempo } // songs, but none with a BPM yet
             out.song = .some(nil)
             out.code = RunnerPicker.Failure.noSong(why).code
             out.reason = RunnerPicker.Failure.noSong(why).description

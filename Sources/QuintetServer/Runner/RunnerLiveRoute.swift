@@ -25,16 +25,17 @@ enum RunnerLiveRoute {
                 try await outbound.close(.policyViolation, reason: "unauthorized")
                 return
             }
-            let tempos: [(id: Int64, bpm: Double)]
+            let tempos: [(id: Int64, bpm: Double)], librarySongs: Int
             do {
                 tempos = try library.catalog.songTempos()
+                librarySongs = try library.catalog.counts().songs
             } catch {
                 context.logger.error("runner live: reading the catalog failed: \(error)")
                 try await outbound.close(.unexpectedServerError, reason: "the library could not be read")
                 return
             }
             let catalog = library.catalog
-            var live = RunnerLive(tempos: tempos, lookup: { try? catalog.song(id: $0) })
+            var live = RunnerLive(tempos: tempos, librarySongs: librarySongs, lookup: { try? catalog.song(id: $0) })
             try await outbound.write(.text(live.greeting()))
             for try await message in inbound.messages(maxSize: RunnerLive.maxMessageBytes) {
                 guard case .text(let text) = message else {
