@@ -21,6 +21,10 @@ public struct BodyDef: Sendable {
     public var angularDamping: Double = 0
     public var gravityScale: Double = 1
     public var fixedRotation = false
+    /// Whether the body may fall asleep (see `Body.allowSleep`).
+    public var allowSleep = true
+    /// Whether the body starts awake (static bodies are never awake).
+    public var isAwake = true
     public init(type: BodyType = .static, position: Vec2 = .zero, angle: Double = 0,
                 linearVelocity: Vec2 = .zero, angularVelocity: Double = 0,
                 linearDamping: Double = 0, angularDamping: Double = 0,
@@ -84,6 +88,13 @@ public final class Body {
     public private(set) var inertia: Double = 0
     var invI: Double = 0
     var isRemoved = false
+    // Sleeping: `awake` is false for static bodies and for bodies of a sleeping island.
+    var awake: Bool
+    var allowSleepValue: Bool
+    /// Seconds the body has stayed below the sleep tolerances.
+    var sleepTime = 0.0
+    /// Scratch for the world's island building (union–find parent).
+    var islandParent = 0
     /// Joints attached to this body.
     var joints: [RevoluteJoint] = []
 
@@ -98,7 +109,46 @@ public final class Body {
         angleValue = def.angle
         v = def.type == .static ? .zero : def.linearVelocity
         w = def.type == .static ? 0 : def.angularVelocity
+        awake = def.type != .static && def.isAwake
+        allowSleepValue = def.allowSleep
         if type == .dynamic { mass = 1; invMassValue = 1 }
+    }
+
+    // MARK: sleeping
+
+    /// Whether the body is simulated. A sleeping body is neither integrated nor solved until
+    /// something wakes it: a force, torque, impulse or velocity change, a new touching contact,
+    /// a joint to an awake body, the removal of a body it touches, or `isAwake = true`.
+    /// Static bodies are never awake. Setting false puts only this body to sleep (velocities
+    /// and forces zeroed); the next step wakes it again if it touches an awake body.
+    public var isAwake: Bool {
+        get { awake }
+        set {
+            if newValue { wake() } else { sleep() }
+        }
+    }
+
+    /// Whether this body may fall asleep (default true); setting false wakes it.
+    public var allowSleep: Bool {
+        get { allowSleepValue }
+        set {
+            allowSleepValue = newValue
+            if !newValue { wake() }
+        }
+    }
+
+    func wake() {
+        guard type != .static, !awake else { return }
+        awake = true
+        sleepTime = 0
+    }
+
+    func sleep() {
+        guard type != .static else { return }
+        awake = false
+        sleepTime = 0
+        v = .zero; w = 0
+        force = .zero; torque = 0
     }
 
     // MARK: state
@@ -116,15 +166,24 @@ public final class Body {
 
     public var linearVelocity: Vec2 {
         get { v }
-        set { if type != .static { v = newValue } }
+        set {
+            guard type != .static else { return }
+            if newValue != .zero { wake() }
+            v = newValue
+        }
     }
     public var angularVelocity: Double {
         get { w }
-        set { if type != .static && !fixedRotation { w = newValue } }
+        set {
+            guard type != .static && !fixedRotation else { return }
+            if newValue != 0 { wake() }
+            w = newValue
+        }
     }
 
-    /// Moves the body (teleport). Contacts are updated on the next step.
+    /// Moves the body (teleport) and wakes it. Contacts are updated on the next step.
     public func setTransform(position: Vec2, angle: Double) {
+        wake()
         xf = Transform(position: position, angle: angle)
         angleValue = angle
         center = xf.apply(localCenter)
@@ -150,33 +209,39 @@ public final class Body {
     /// Applies a force (N) at a world point until the end of the next step.
     public func applyForce(_ f: Vec2, at point: Vec2) {
         guard type == .dynamic else { return }
+        wake()
         force += f
         torque += cross(point - center, f)
     }
     /// Applies a force at the centre of mass.
     public func applyForceToCenter(_ f: Vec2) {
         guard type == .dynamic else { return }
+        wake()
         force += f
     }
     /// Applies a torque (N·m) until the end of the next step.
     public func applyTorque(_ t: Double) {
         guard type == .dynamic else { return }
+        wake()
         torque += t
     }
     /// Changes the velocity at once by impulse / mass (N·s) at a world point.
     public func applyLinearImpulse(_ j: Vec2, at point: Vec2) {
         guard type == .dynamic else { return }
+        wake()
         v += invMassValue * j
         w += invI * cross(point - center, j)
     }
     /// Applies an impulse at the centre of mass.
     public func applyLinearImpulseToCenter(_ j: Vec2) {
         guard type == .dynamic else { return }
+        wake()
         v += invMassValue * j
     }
     /// Applies an angular impulse (N·m·s).
     public func applyAngularImpulse(_ j: Double) {
         guard type == .dynamic else { return }
+        wake()
         w += invI * j
     }
 

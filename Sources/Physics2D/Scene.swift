@@ -116,6 +116,7 @@ public struct Scene {
         let world = World(gravity: gravity)
         world.velocityIterations = velocityIterations
         world.positionIterations = positionIterations
+        world.allowSleep = allowSleep
         var list: [Body] = []
         list.reserveCapacity(bodies.count)
         for (def, sdef) in bodies {

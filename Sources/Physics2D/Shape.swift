@@ -17,6 +17,12 @@ public enum PhysicsSettings {
     public static let baumgarte = 0.2
     /// Below this approach speed (m/s) collisions are perfectly inelastic.
     public static let restitutionThreshold = 1.0
+    /// A body whose speed stays below this (m/s) and below `angularSleepTolerance` accumulates sleep time.
+    public static let linearSleepTolerance = 0.01
+    /// Angular speed (rad/s) below which a body may sleep: 2°/s.
+    public static let angularSleepTolerance = 2.0 / 180 * Double.pi
+    /// An island falls asleep once every body in it has been slow this long (s).
+    public static let timeToSleep = 0.5
     /// Largest translation of a body in one step (keeps explosions finite).
     public static let maxTranslation = 2.0
     /// Largest rotation of a body in one step.

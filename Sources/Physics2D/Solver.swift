@@ -56,6 +56,8 @@ struct ContactSolver {
         for ci in 0..<contacts.count {
             unowned(unsafe) let contact = contacts[ci]  // the caller's array keeps it alive; no retain
             guard contact.touching && !contact.isSensor else { continue }
+            // Contacts of sleeping bodies (with each other or the ground) are not solved.
+            guard contact.bodyA.awake || contact.bodyB.awake else { continue }
             let m = contact.manifold
             let ia = contact.bodyA.index, ib = contact.bodyB.index
             let bA = bodies[ia], bB = bodies[ib]

@@ -19,6 +19,16 @@ public final class World {
     public var positionIterations = 3
     /// Warm starting: reuse last step's impulses as the first guess.
     public var warmStarting = true
+    /// Sleeping islands: bodies that have rested for `PhysicsSettings.timeToSleep` stop being
+    /// simulated until something wakes them. Setting false wakes every body.
+    public var allowSleep: Bool {
+        get { allowSleepValue }
+        set {
+            allowSleepValue = newValue
+            if !newValue { for b in bodies { b.wake() } }
+        }
+    }
+    private var allowSleepValue = true
 
     /// Called once when two shapes start touching (sensors: overlapping), after the step.
     public var onBeginContact: ((ContactEvent) -> Void)?
@@ -50,6 +60,9 @@ public final class World {
     private var solverBodies: [SolverBody] = []
     private var solver = ContactSolver()
     private var isStatic: [Bool] = []
+    /// Island roots of the current step (body indices), for the sleep check after solving.
+    private var islandRoots: [Int] = []
+    private var islandMinSleep: [Double] = []
 
     public init(gravity: Vec2 = Vec2(0, -10)) {
         self.gravity = gravity
@@ -111,6 +124,7 @@ public final class World {
         joints.append(j)
         def.bodyA.joints.append(j)
         def.bodyB.joints.append(j)
+        def.bodyA.wake(); def.bodyB.wake()
         if !j.collideConnected {
             var i = 0
             while i < contacts.count {
@@ -131,6 +145,7 @@ public final class World {
         joint.index = -1
         joint.bodyA.joints.removeAll { $0 === joint }
         joint.bodyB.joints.removeAll { $0 === joint }
+        joint.bodyA.wake(); joint.bodyB.wake()
     }
 
     /// Whether a joint between the two bodies turns their collisions off.
@@ -147,7 +162,11 @@ public final class World {
         var i = 0
         while i < contacts.count {
             let c = contacts[i]
-            if c.bodyA === body || c.bodyB === body { destroyContact(c) } else { i += 1 }
+            if c.bodyA === body || c.bodyB === body {
+                // Whatever rested on (or under) the body must move again.
+                if c.touching && !c.isSensor { c.bodyA.wake(); c.bodyB.wake() }
+                destroyContact(c)
+            } else { i += 1 }
         }
         for s in body.shapes where s.proxyId >= 0 {
             let p = Int(s.proxyId)
@@ -254,12 +273,16 @@ public final class World {
         var i = 0
         while i < contacts.count {
             unowned(unsafe) let c = contacts[i]  // the array keeps it alive; no retain
+            // Nothing moves between two sleeping (or a sleeping and a static) bodies: keep it as is.
+            if !c.bodyA.awake && !c.bodyB.awake { i += 1; continue }
             if !tree.fatAABB(c.shapeA.proxyId).overlaps(tree.fatAABB(c.shapeB.proxyId)) {
                 let strong = contacts[i]  // destroying it drops the array's reference
                 destroyContact(strong)
                 continue
             }
             if c.update() {
+                // A contact that starts or stops touching wakes both bodies (Box2D does the same).
+                if !c.isSensor { c.bodyA.wake(); c.bodyB.wake() }
                 pendingEvents.append((c.touching, ContactEvent(shapeA: c.shapeA, shapeB: c.shapeB, isSensor: c.isSensor)))
             }
             i += 1
@@ -277,12 +300,14 @@ public final class World {
             for (i, c) in contacts.enumerated() { c.index = i }
             contactsDirty = false
         }
+        let sleeping = allowSleepValue
+        if sleeping { buildIslands() }
         let g = gravity
         solverBodies.removeAll(keepingCapacity: true)
         for k in 0..<bodies.count {
             unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
             var v = b.v, w = b.w
-            if b.type == .dynamic {
+            if b.type == .dynamic && b.awake {
                 v += dt * (b.gravityScaleValue * g + b.invMassValue * b.force)
                 w += dt * b.invI * b.torque
                 v = (1 / (1 + dt * b.linearDampingValue)) * v
@@ -294,9 +319,10 @@ public final class World {
         let velocityIterations = self.velocityIterations, positionIterations = self.positionIterations
         let warm = warmStarting
         let contacts = self.contacts
-        let joints = self.joints
+        // Joints between two bodies that are not awake (sleeping or static) are left out.
+        let joints = sleeping ? self.joints.filter { $0.bodyA.awake || $0.bodyB.awake } : self.joints
         isStatic.removeAll(keepingCapacity: true)
-        for k in 0..<bodies.count { isStatic.append(bodies[k].type == .static) }
+        for k in 0..<bodies.count { isStatic.append(!bodies[k].awake) }  // static or sleeping: not integrated
         let isStatic = self.isStatic
         // Work on a local solver (swapped out, so its arrays stay uniquely referenced):
         // no exclusivity checks on the world's stored property inside the loops.
@@ -337,7 +363,7 @@ public final class World {
         // Write back, refresh transforms, and move the broad-phase proxies.
         for k in 0..<bodies.count {
             unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
-            if b.type == .static { continue }
+            if !b.awake { continue }  // static or sleeping
             let s = solverBodies[k]
             let displacement = s.c - b.center
             b.v = s.v; b.w = s.w
@@ -351,6 +377,75 @@ public final class World {
                     markMoved(sh.proxyId)
                 }
             }
+        }
+        if sleeping { updateSleep(dt) }
+    }
+
+    // MARK: sleeping islands
+
+    private func findRoot(_ i: Int) -> Int {
+        var r = i
+        while bodies[r].islandParent != r { r = bodies[r].islandParent }
+        var k = i
+        while bodies[k].islandParent != r {
+            let next = bodies[k].islandParent
+            bodies[k].islandParent = r
+            k = next
+        }
+        return r
+    }
+
+    private func union(_ a: Body, _ b: Body) {
+        let ra = findRoot(a.index), rb = findRoot(b.index)
+        if ra == rb { return }
+        // The smaller index becomes the root: the result depends only on the body order.
+        if ra < rb { bodies[rb].islandParent = ra } else { bodies[ra].islandParent = rb }
+    }
+
+    /// Groups the non-static bodies into islands (union–find over touching non-sensor contacts
+    /// and joints; static bodies join none), then wakes every island that has an awake body.
+    /// Sleeping islands stay whole, so a sleeping island touched by an awake body wakes entirely.
+    private func buildIslands() {
+        for k in 0..<bodies.count { bodies[k].islandParent = k }
+        for c in contacts where c.touching && !c.isSensor {
+            if c.bodyA.type == .static || c.bodyB.type == .static { continue }
+            union(c.bodyA, c.bodyB)
+        }
+        for j in joints {
+            if j.bodyA.type == .static || j.bodyB.type == .static { continue }
+            union(j.bodyA, j.bodyB)
+        }
+        islandRoots.removeAll(keepingCapacity: true)
+        islandMinSleep.removeAll(keepingCapacity: true)
+        var awakeRoot = [Bool](repeating: false, count: bodies.count)
+        for k in 0..<bodies.count {
+            let r = findRoot(k)
+            islandRoots.append(r)
+            if bodies[k].awake { awakeRoot[r] = true }
+        }
+        for k in 0..<bodies.count where awakeRoot[islandRoots[k]] { bodies[k].wake() }
+    }
+
+    /// After solving: each awake body's sleep time grows while it is slow (reset otherwise);
+    /// an island whose smallest sleep time reaches `timeToSleep` falls asleep as a whole.
+    private func updateSleep(_ dt: Double) {
+        let linTol2 = PhysicsSettings.linearSleepTolerance * PhysicsSettings.linearSleepTolerance
+        let angTol2 = PhysicsSettings.angularSleepTolerance * PhysicsSettings.angularSleepTolerance
+        islandMinSleep.removeAll(keepingCapacity: true)
+        islandMinSleep.append(contentsOf: repeatElement(Double.infinity, count: bodies.count))
+        for k in 0..<bodies.count {
+            let b = bodies[k]
+            guard b.awake else { continue }
+            if !b.allowSleepValue || b.w * b.w > angTol2 || b.v.lengthSquared > linTol2 {
+                b.sleepTime = 0
+            } else {
+                b.sleepTime += dt
+            }
+            let r = islandRoots[k]
+            islandMinSleep[r] = min(islandMinSleep[r], b.sleepTime)
+        }
+        for k in 0..<bodies.count where bodies[k].awake {
+            if islandMinSleep[islandRoots[k]] >= PhysicsSettings.timeToSleep { bodies[k].sleep() }
         }
     }
 
