@@ -51,9 +51,6 @@ public struct LiveCadence: Sendable {
         if units == .metresPerSecondSquared { scale = 1 / SensorLog.gravity }
     }
 
-    /// Samples buffered now (for tests and limits).
-    public var bufferedCount: Int { buffer.count + undecided.count }
-
     /// Adds samples (time order; older than the latest are dropped, as are non-finite ones)
     /// and returns the readings that became complete, in time order.
     public mutating func add(_ samples: [AccelerationSample]) throws(Failure) -> [CadenceReading] {
@@ -151,17 +148,5 @@ public struct LiveCadence: Sendable {
         let drop = buffer.partitionIndex { $0.t >= keepFrom }
         if drop > 0 { buffer.removeFirst(drop) }
         return readings
-    }
-}
-
-extension Array {
-    /// The first index whose element satisfies `predicate`, for a predicate false then true along the array.
-    func partitionIndex(where predicate: (Element) -> Bool) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let mid = (low + high) / 2
-            if predicate(self[mid]) { high = mid } else { low = mid + 1 }
-        }
-        return low
     }
 }

@@ -35,7 +35,7 @@ public struct ThesisCadenceEstimator: CadenceEstimating {
         for second in 0...Int(duration) {
             let centre = Double(second)
             let lowerTime = max(0, min(centre - window / 2, duration - window))
-            let lower = lowerBound(times, lowerTime), upper = lowerBound(times, lowerTime + window)
+            let lower = times.partitionIndex { $0 >= lowerTime }, upper = times.partitionIndex { $0 >= lowerTime + window }
             var reading = CadenceReading(t: centre, spm: nil, confidence: 0, regularity: 0, state: .still, steps: 0)
             if upper - lower >= 16, let spm = cadence(Array(magnitudes[lower..<upper]), seconds: times[upper - 1] - times[lower]) {
                 reading.spm = spm
@@ -74,11 +74,5 @@ public struct ThesisCadenceEstimator: CadenceEstimating {
         guard let n = (1..<(size / 2)).first(where: { r[$0] > r[$0 - 1] && r[$0] >= r[$0 + 1] }) else { return nil }
         let nd = Double(n)
         return 60 * f / nd - 60 * f / (nd * nd + nd)
-    }
-
-    private func lowerBound(_ times: [Double], _ value: Double) -> Int {
-        var lo = 0, hi = times.count
-        while lo < hi { let mid = (lo + hi) / 2; if times[mid] < value { lo = mid + 1 } else { hi = mid } }
-        return lo
     }
 }
