@@ -50,7 +50,7 @@ struct RunnerLive {
          seed: UInt64 = UInt64.random(in: 0...UInt64.max),
          now: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
         self.now = now
-        let candidates = tempos.filter { $0.bpm > 0 && $0.bpm.isFinite }.map { SongCandidate(id: String($0.id), bpm: $0.bpm) }
+        let candidates = RunnerPicker.candidates(tempos)
         songCount = candidates.count
         self.librarySongs = librarySongs ?? tempos.count
         self.lookup = lookup
@@ -258,8 +258,8 @@ struct RunnerLive {
             out.effectiveBPM = match.effectiveBPM
             out.fallback = match.isFallback
             out.reason = RunnerPicker.fallbackReason(match, matcher: SongMatcher(mode: run.settings.mode, tolerance: run.settings.tolerance))
-        case .none(var why):
-            if why == .emptyLibrary && librarySongs > 0 { why = .noTempo } // songs, but none with a BPM yet
+        case .none(let matcherReason):
+            let why = RunnerPicker.reason(matcherReason, librarySongs: librarySongs)
             out.song = .some(nil)
             out.code = RunnerPicker.Failure.noSong(why).code
             out.reason = RunnerPicker.Failure.noSong(why).description

@@ -51,20 +51,26 @@ public struct RunnerPicker: Sendable {
     public func pick(cadence: Double, mode: SongMatcher.Mode = .nearest, sprint: Bool = false,
                      exclude: Set<Int64> = []) throws -> Pick {
         guard cadence.isFinite, Self.cadenceRange.contains(cadence) else { throw Failure.cadenceOutOfRange(cadence) }
-        let songs = try catalog.songs(where: "s.bpm IS NOT NULL AND s.bpm > 0", userID: nil)
-        if songs.isEmpty {
-            throw Failure.noSong(try catalog.counts().songs == 0 ? .emptyLibrary : .noTempo)
-        }
-        let byID = Dictionary(songs.map { (String($0.id), $0) }, uniquingKeysWith: { a, _ in a })
         let matcher = SongMatcher(mode: mode)
-        let candidates = songs.map { SongCandidate(id: String($0.id), bpm: $0.bpm ?? 0) }
+        let candidates = Self.candidates(try catalog.songTempos())
         switch matcher.pick(cadence: cadence, sprint: sprint, from: candidates, played: Set(exclude.map(String.init))) {
         case .none(let reason):
-            throw Failure.noSong(reason)
+            throw Failure.noSong(try Self.reason(reason, librarySongs: catalog.counts().songs))
         case .song(let match):
             let reason = Self.fallbackReason(match, matcher: matcher)
-            return Pick(song: byID[match.id]!, match: match, reason: reason)
+            return Pick(song: try catalog.song(id: Int64(match.id)!), match: match, reason: reason)
         }
+    }
+
+    /// The matcher's candidates: the library's songs with a known tempo, by catalog id.
+    static func candidates(_ tempos: [(id: Int64, bpm: Double)]) -> [SongCandidate] {
+        tempos.filter { $0.bpm > 0 && $0.bpm.isFinite }.map { SongCandidate(id: String($0.id), bpm: $0.bpm) }
+    }
+
+    /// The matcher says "empty library" when it has no candidates; a library that has songs
+    /// but none with a BPM yet is "no tempo". `librarySongs` is read only in that case.
+    static func reason(_ why: NoMatchReason, librarySongs: @autoclosure () throws -> Int) rethrows -> NoMatchReason {
+        try why == .emptyLibrary && librarySongs() > 0 ? .noTempo : why
     }
 
     /// Why a fallback song does not fit (nil for a song that fits).
