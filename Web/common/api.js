@@ -34,11 +34,17 @@ export async function api(path, { method = "GET", body, signal, headers = {} } =
   return data;
 }
 
-/** Opens a websocket on this server (ws: or wss: to match the page) with JSON messages.
- *  Reconnects with back-off until close() is called. */
-export function socket(path, { onMessage = () => {}, onOpen = () => {}, onClose = () => {} } = {}) {
+/** The websocket URL of a path on this server (ws: or wss: to match the page). */
+export function socketURL(path) {
   const url = new URL(path, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  return url;
+}
+
+/** Opens a websocket on this server with JSON messages.
+ *  Reconnects with back-off until close() is called. */
+export function socket(path, { onMessage = () => {}, onOpen = () => {}, onClose = () => {} } = {}) {
+  const url = socketURL(path);
   let ws;
   let closed = false;
   let delay = 500;

@@ -1,6 +1,6 @@
 // The runner page's run: accelerometer samples (the phone's, or simulated steps) go to the
 // /api/runner/live WebSocket; its cadence readings and song choices come back and play.
-import { api, APIError } from "/common/api.js";
+import { api, APIError, socketURL } from "/common/api.js";
 import { t } from "/common/i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -126,12 +126,6 @@ function simulatedSensor(push) {
 
 // --- The run ------------------------------------------------------------------------------
 
-function socketURL() {
-  const url = new URL("/api/runner/live", location.href);
-  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  return url;
-}
-
 function send(message) {
   if (run && run.ws.readyState === WebSocket.OPEN) run.ws.send(JSON.stringify(message));
 }
@@ -169,7 +163,7 @@ ui.start.addEventListener("click", async () => {
     setButtons("none");
     return;
   }
-  const ws = new WebSocket(socketURL());
+  const ws = new WebSocket(socketURL("/api/runner/live"));
   run.ws = ws;
   ws.onopen = () => {
     send({ type: "settings", mode: ui.mode.value, sprint: ui.sprint.checked, auto_switch: ui.auto.checked });
