@@ -82,7 +82,16 @@ let package = Package(
         .target(name: "Cadence", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(name: "Radio", dependencies: ["QuintetStore", "AudioCore", grdb], swiftSettings: swiftSettings),
         .target(name: "Crowd", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
-        .target(name: "Physics2D", swiftSettings: swiftSettings),
+        // Release builds of the physics engine skip the run-time exclusivity checks: its hot
+        // loops modify class properties (bodies, contacts) thousands of times a step and the
+        // checks cost 5–30 % of a step (docs/physics.md, "Speed"). Debug builds, and so the
+        // tests, keep them, so an overlapping access is still caught there.
+        .target(
+            name: "Physics2D",
+            swiftSettings: swiftSettings + [
+                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+            ]
+        ),
         .target(name: "Stage", dependencies: ["Physics2D"], swiftSettings: swiftSettings),
         .target(name: "Playground", dependencies: ["Stage", "Physics2D"], swiftSettings: swiftSettings),
 

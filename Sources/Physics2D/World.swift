@@ -304,6 +304,7 @@ public final class World {
         if sleeping { buildIslands() }
         let g = gravity
         solverBodies.removeAll(keepingCapacity: true)
+        isStatic.removeAll(keepingCapacity: true)
         for k in 0..<bodies.count {
             unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
             var v = b.v, w = b.w
@@ -315,14 +316,13 @@ public final class World {
             }
             solverBodies.append(SolverBody(v: v, w: w, c: b.center, a: b.angleValue, q: b.xf.q,
                                            invMass: b.invMassValue, invI: b.invI, localCenter: b.localCenter))
+            isStatic.append(!b.awake)  // static or sleeping: not integrated
         }
         let velocityIterations = self.velocityIterations, positionIterations = self.positionIterations
         let warm = warmStarting
         let contacts = self.contacts
         // Joints between two bodies that are not awake (sleeping or static) are left out.
         let joints = sleeping ? self.joints.filter { $0.bodyA.awake || $0.bodyB.awake } : self.joints
-        isStatic.removeAll(keepingCapacity: true)
-        for k in 0..<bodies.count { isStatic.append(!bodies[k].awake) }  // static or sleeping: not integrated
         let isStatic = self.isStatic
         // Work on a local solver (swapped out, so its arrays stay uniquely referenced):
         // no exclusivity checks on the world's stored property inside the loops.
@@ -351,8 +351,10 @@ public final class World {
                 }
                 sb[k].v = v; sb[k].w = w
                 sb[k].c += dt * v
-                sb[k].a += dt * w
-                sb[k].q = Rot(angle: sb[k].a)
+                if w != 0 {  // a body that does not turn keeps its rotation (no sin/cos)
+                    sb[k].a += dt * w
+                    sb[k].q = Rot(angle: sb[k].a)
+                }
             }
             for _ in 0..<positionIterations {
                 var done = solver.solvePositions(sb)
