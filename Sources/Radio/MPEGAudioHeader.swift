@@ -76,9 +76,8 @@ public struct MPEGAudioHeader: Sendable, Hashable {
     public init?(_ bytes: some RandomAccessCollection<UInt8>, at offset: Int) {
         guard offset >= 0, offset + 4 <= bytes.count else { return nil }
         let i = bytes.index(bytes.startIndex, offsetBy: offset)
-        let b = [bytes[i], bytes[bytes.index(i, offsetBy: 1)], bytes[bytes.index(i, offsetBy: 2)],
-                 bytes[bytes.index(i, offsetBy: 3)]]
-        self.init(b[0], b[1], b[2], b[3])
+        self.init(bytes[i], bytes[bytes.index(i, offsetBy: 1)], bytes[bytes.index(i, offsetBy: 2)],
+                  bytes[bytes.index(i, offsetBy: 3)])
     }
 
     /// Channels decoded: 1 for mono, else 2.
@@ -141,20 +140,20 @@ public struct ADTSHeader: Sendable, Hashable {
     public init?(_ bytes: some RandomAccessCollection<UInt8>, at offset: Int) {
         guard offset >= 0, offset + 7 <= bytes.count else { return nil }
         let start = bytes.index(bytes.startIndex, offsetBy: offset)
-        var b = [UInt8](repeating: 0, count: 7)
-        for k in 0..<7 { b[k] = bytes[bytes.index(start, offsetBy: k)] }
-        guard b[0] == 0xFF, b[1] & 0xF6 == 0xF0 else { return nil }  // sync, layer 00
-        let rateIndex = Int((b[2] >> 2) & 0x0F)
+        func byte(_ k: Int) -> UInt8 { bytes[bytes.index(start, offsetBy: k)] }
+        guard byte(0) == 0xFF, byte(1) & 0xF6 == 0xF0 else { return nil }  // sync, layer 00
+        let b = (byte(0), byte(1), byte(2), byte(3), byte(4), byte(5), byte(6))
+        let rateIndex = Int((b.2 >> 2) & 0x0F)
         guard rateIndex < Self.sampleRates.count else { return nil }
-        hasCRC = b[1] & 1 == 0
-        let length = Int(b[3] & 0x03) << 11 | Int(b[4]) << 3 | Int(b[5] >> 5)
+        hasCRC = b.1 & 1 == 0
+        let length = Int(b.3 & 0x03) << 11 | Int(b.4) << 3 | Int(b.5 >> 5)
         guard length >= (hasCRC ? 9 : 7) else { return nil }
         sampleRate = Self.sampleRates[rateIndex]
-        profile = Int(b[2] >> 6)
-        channelConfiguration = Int(b[2] & 1) << 2 | Int(b[3] >> 6)
+        profile = Int(b.2 >> 6)
+        channelConfiguration = Int(b.2 & 1) << 2 | Int(b.3 >> 6)
         frameLength = length
-        rawDataBlocks = Int(b[6] & 0x03) + 1
-        streamKey = UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2] & 0xFD) << 8 | UInt32(b[3] & 0xC0)
+        rawDataBlocks = Int(b.6 & 0x03) + 1
+        streamKey = UInt32(b.0) << 24 | UInt32(b.1) << 16 | UInt32(b.2 & 0xFD) << 8 | UInt32(b.3 & 0xC0)
     }
 
     /// PCM samples per channel in the frame: 1024 per raw data block.

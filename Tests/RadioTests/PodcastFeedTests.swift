@@ -80,7 +80,12 @@ struct PodcastFeedTests {
 
     @Test("items: enclosure, guid, pubDate, duration, hostile text")
     func items() throws {
-        let doc = try Self.parse(PodcastFeed(show: Self.show, episodes: Self.episodes()).xml())
+        let xml = PodcastFeed(show: Self.show, episodes: Self.episodes()).xml()
+        // For scripts/check-feed.py (feedparser): QUINTET_FEED_OUT=/tmp/feed.xml swift test ...
+        if let out = ProcessInfo.processInfo.environment["QUINTET_FEED_OUT"] {
+            try Data(xml.utf8).write(to: URL(fileURLWithPath: out))
+        }
+        let doc = try Self.parse(xml)
         #expect(doc.all("item").count == 2)
         let enclosures = doc.all("enclosure")
         #expect(enclosures.map { $0.attributes["url"] } == ["https://radio.example/e/2.mp3?x=1&y=2", "https://radio.example/e/1.mp3"])
