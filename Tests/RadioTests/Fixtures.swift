@@ -68,6 +68,15 @@ enum Fixtures {
     /// The same header with the padding bit.
     static let header128Padded: [UInt8] = [0xFF, 0xFB, 0x92, 0x44]
 
+    /// `count` fake ADTS frames: AAC LC, 44.1 kHz, stereo, no CRC, 371 bytes each.
+    static func fakeADTSFrames(_ count: Int, length: Int = 371) -> [UInt8] {
+        let header: [UInt8] = [0xFF, 0xF1, 0x50, 0x80 | UInt8(length >> 11),
+                               UInt8((length >> 3) & 0xFF), UInt8((length & 7) << 5) | 0x1F, 0xFC]
+        var out: [UInt8] = []
+        for _ in 0..<count { out += header + [UInt8](repeating: 0x21, count: length - 7) }
+        return out
+    }
+
     /// `count` fake frames (valid headers, arbitrary payload) of `header`.
     static func fakeFrames(_ count: Int, header: [UInt8] = header128, payload: UInt8 = 0x55) -> [UInt8] {
         let length = MPEGLength.of(header)
