@@ -129,6 +129,7 @@ let package = Package(
         .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "CadenceTests", dependencies: ["Cadence", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "Physics2DTests", dependencies: ["Physics2D"], swiftSettings: swiftSettings),
+        .testTarget(name: "RadioTests", dependencies: ["Radio"], swiftSettings: swiftSettings),
         .testTarget(name: "QuintetStoreTests", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
         .testTarget(
             name: "QuintetServerTests",
