@@ -70,6 +70,9 @@ public final class PrismaticJoint: Joint {
         super.init(bodyA: def.bodyA, bodyB: def.bodyB, collideConnected: def.collideConnected)
     }
 
+    /// The anchor on body A and on body B in world coordinates (B's slides along the axis through A's).
+    public var anchorA: Vec2 { bodyA.worldPoint(localAnchorA) }
+    public var anchorB: Vec2 { bodyB.worldPoint(localAnchorB) }
     /// The slide axis in world coordinates.
     public var worldAxis: Vec2 { bodyA.transform.q.apply(localAxisA) }
     /// Translation of B's anchor from A's anchor along the axis (0 at creation).
