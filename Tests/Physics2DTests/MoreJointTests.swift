@@ -327,6 +327,40 @@ import Testing
         #expect((drag.anchor - Vec2(1, 0)).length < 0.01)
     }
 
+    /// The finger-drag example of docs/physics.md, run: grab, move, release.
+    @Test func docsFingerDragExample() {
+        let (world, _) = worldWithGround()
+        let crate = box(world, at: Vec2(0, 0.5))
+        var drag: MouseJoint?
+        func touchBegan(at p: Vec2) {
+            guard let body = world.shapes(at: p).compactMap({ $0.body }).first(where: { $0.type == .dynamic }) else { return }
+            var def = MouseJointDef(body: body, target: p)
+            def.maxForce = 1000 * body.mass
+            def.frequency = 5
+            def.dampingRatio = 0.7
+            drag = world.createMouseJoint(def)
+        }
+        func touchMoved(to p: Vec2) { drag?.target = p }
+        func touchEnded() {
+            if let d = drag { world.removeJoint(d) }
+            drag = nil
+        }
+        touchBegan(at: Vec2(5, 5))          // nothing there
+        #expect(drag == nil)
+        touchBegan(at: Vec2(0.1, 0.6))
+        #expect(drag?.body === crate)
+        for n in 1...60 {
+            touchMoved(to: Vec2(0.1 + 2 * Double(n) / 60, 0.6 + 2 * Double(n) / 60))
+            world.step(dt)
+        }
+        for _ in 0..<60 { world.step(dt) }
+        #expect(crate.worldCenter.y > 1.5)    // lifted off the ground
+        touchEnded()
+        #expect(world.joints.isEmpty)
+        for _ in 0..<120 { world.step(dt) }
+        #expect(crate.worldCenter.y < 1)      // released: it fell back down
+    }
+
     // MARK: all joints
 
     @Test func removingABodyRemovesAllItsJoints() {
