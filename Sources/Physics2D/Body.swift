@@ -96,7 +96,7 @@ public final class Body {
     /// Scratch for the world's island building (union–find parent).
     var islandParent = 0
     /// Joints attached to this body.
-    var joints: [RevoluteJoint] = []
+    var joints: [Joint] = []
 
     init(def: BodyDef) {
         type = def.type

@@ -1,5 +1,39 @@
-// Joints. This milestone has the revolute joint (a shared pin, with optional
-// angle limits and a motor); the others of issue 8 come later.
+// Joints: the common base class and the revolute joint (a shared pin, with optional
+// angle limits and a motor). The distance, prismatic, weld and mouse joints live in
+// their own files; every joint is solved with the contacts (velocity iterations, then
+// position iterations) on the solver's body array.
+
+/// A constraint between two bodies. Create one with a `World.createXJoint(_:)` method
+/// (`createRevoluteJoint`, `createDistanceJoint`, `createPrismaticJoint`, `createWeldJoint`,
+/// `createMouseJoint`) and remove it with `World.removeJoint(_:)`; removing a body removes
+/// its joints. Jointed bodies share a sleeping island.
+public class Joint {
+    /// The first body (for a `MouseJoint`, the dragged body itself).
+    public let bodyA: Body
+    /// The second body (for a `MouseJoint`, the dragged body itself).
+    public let bodyB: Body
+    /// Whether the two bodies' shapes still collide with each other.
+    public let collideConnected: Bool
+    /// Anything the game wants to attach.
+    public var userData: AnyObject?
+    /// Index in the world's joint array (-1 once removed).
+    var index = -1
+
+    init(bodyA: Body, bodyB: Body, collideConnected: Bool) {
+        self.bodyA = bodyA; self.bodyB = bodyB; self.collideConnected = collideConnected
+    }
+
+    /// Whether the joint is in a world (false once removed, or once one of its bodies was).
+    public var isActive: Bool { index >= 0 }
+
+    /// Per step: read the bodies' solver data, compute effective masses, apply the
+    /// accumulated impulses when warm starting (zero them otherwise).
+    func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool) {}
+    /// One velocity iteration.
+    func solveVelocity(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {}
+    /// One position iteration; returns whether the error is within tolerance.
+    func solvePosition(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool { true }
+}
 
 /// How to create a revolute joint: two bodies pinned together at a world point.
 public struct RevoluteJointDef {
@@ -25,10 +59,7 @@ public struct RevoluteJointDef {
 
 /// Two bodies pinned together at one point; they may turn freely about it (within the limits,
 /// driven by the motor when enabled).
-public final class RevoluteJoint {
-    public let bodyA: Body
-    public let bodyB: Body
-    public let collideConnected: Bool
+public final class RevoluteJoint: Joint {
     public var enableLimit: Bool
     public var lowerAngle: Double
     public var upperAngle: Double
@@ -39,7 +70,6 @@ public final class RevoluteJoint {
     public let localAnchorA: Vec2
     public let localAnchorB: Vec2
     let referenceAngle: Double
-    var index = -1
 
     // Accumulated impulses (warm starting) and per-step solver data.
     var impulse = Vec2.zero
@@ -53,13 +83,12 @@ public final class RevoluteJoint {
     var dt = 0.0
 
     init(_ def: RevoluteJointDef) {
-        bodyA = def.bodyA; bodyB = def.bodyB
-        collideConnected = def.collideConnected
         enableLimit = def.enableLimit; lowerAngle = def.lowerAngle; upperAngle = def.upperAngle
         enableMotor = def.enableMotor; motorSpeed = def.motorSpeed; maxMotorTorque = def.maxMotorTorque
         localAnchorA = def.bodyA.localPoint(def.anchor)
         localAnchorB = def.bodyB.localPoint(def.anchor)
         referenceAngle = def.bodyB.angle - def.bodyA.angle
+        super.init(bodyA: def.bodyA, bodyB: def.bodyB, collideConnected: def.collideConnected)
     }
 
     /// The angle of B relative to A, minus the angle at creation.
@@ -68,7 +97,7 @@ public final class RevoluteJoint {
     public var anchorA: Vec2 { bodyA.worldPoint(localAnchorA) }
     public var anchorB: Vec2 { bodyB.worldPoint(localAnchorB) }
 
-    func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool) {
+    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool) {
         self.dt = dt
         ia = bodyA.index; ib = bodyB.index
         let a = bodies[ia], b = bodies[ib]
@@ -90,7 +119,7 @@ public final class RevoluteJoint {
         }
     }
 
-    func solveVelocity(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+    override func solveVelocity(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
         var vA = bodies[ia].v, wA = bodies[ia].w, vB = bodies[ib].v, wB = bodies[ib].w
         let fixedRotation = iA + iB == 0
         if enableMotor && !fixedRotation {
@@ -138,7 +167,7 @@ public final class RevoluteJoint {
 
     /// Position pass: pulls the anchors together and the angle back inside the limits.
     /// Returns whether the error is within tolerance.
-    func solvePosition(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool {
+    override func solvePosition(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool {
         var cA = bodies[ia].c, aA = bodies[ia].a, cB = bodies[ib].c, aB = bodies[ib].a
         var angularError = 0.0
         if enableLimit && iA + iB > 0 {
@@ -165,6 +194,37 @@ public final class RevoluteJoint {
         bodies[ib].c = cB; bodies[ib].a = aB; bodies[ib].q = Rot(angle: aB)
         return positionError <= PhysicsSettings.linearSlop && angularError <= PhysicsSettings.angularSlop
     }
+}
+
+/// Solves the symmetric 3×3 system [k11 k12 k13; k12 k22 k23; k13 k23 k33]·x = b by Cramer's
+/// rule (zero if singular); returns (x, y, z).
+@inline(__always) func solve3(_ k11: Double, _ k12: Double, _ k13: Double, _ k22: Double, _ k23: Double,
+                              _ k33: Double, _ b: (Double, Double, Double)) -> (Double, Double, Double) {
+    // Cofactors of the symmetric matrix.
+    let c11 = k22 * k33 - k23 * k23
+    let c12 = k13 * k23 - k12 * k33
+    let c13 = k12 * k23 - k13 * k22
+    var det = k11 * c11 + k12 * c12 + k13 * c13
+    if det != 0 { det = 1 / det }
+    let c22 = k11 * k33 - k13 * k13
+    let c23 = k12 * k13 - k11 * k23
+    let c33 = k11 * k22 - k12 * k12
+    return (det * (c11 * b.0 + c12 * b.1 + c13 * b.2),
+            det * (c12 * b.0 + c22 * b.1 + c23 * b.2),
+            det * (c13 * b.0 + c23 * b.1 + c33 * b.2))
+}
+
+/// Soft-constraint coefficients (Catto, "Soft Constraints", GDC 2011; Box2D 2.4): a spring of
+/// `frequency` Hz and `dampingRatio` acting on a constraint of effective mass `mass`, stepped
+/// implicitly over `dt`. The velocity solve then uses `λ = −m_soft (Ċ + bias + γ·λ_acc)` with
+/// `m_soft = 1 / (1/mass + γ)`. Returns (γ, bias / C): multiply the second by C.
+@inline(__always) func softness(frequency: Double, dampingRatio: Double, mass: Double, dt: Double) -> (gamma: Double, biasRate: Double) {
+    let omega = 2 * Double.pi * frequency
+    let k = mass * omega * omega          // spring stiffness
+    let c = 2 * mass * dampingRatio * omega  // damper coefficient
+    var gamma = dt * (c + dt * k)
+    gamma = gamma != 0 ? 1 / gamma : 0
+    return (gamma, dt * k * gamma)
 }
 
 /// Solves the symmetric 2×2 system [k11 k12; k12 k22]·x = b (zero if singular).

@@ -38,7 +38,7 @@ public final class World {
     /// Bodies in creation order (removed bodies are taken out).
     public private(set) var bodies: [Body] = []
     /// Joints in creation order.
-    public private(set) var joints: [RevoluteJoint] = []
+    public private(set) var joints: [Joint] = []
     /// True while the world is stepping or delivering events; removals are then deferred.
     public private(set) var isLocked = false
     /// Number of steps taken.
@@ -118,13 +118,18 @@ public final class World {
     /// Pins two bodies together (see `RevoluteJointDef`).
     @discardableResult
     public func createRevoluteJoint(_ def: RevoluteJointDef) -> RevoluteJoint {
-        precondition(def.bodyA.world === self && def.bodyB.world === self, "both bodies must be in this world")
-        let j = RevoluteJoint(def)
+        addJoint(RevoluteJoint(def))
+    }
+
+    /// Registers a new joint: wakes its bodies and, unless it lets them collide, drops
+    /// the contacts between them. (Every `createXJoint` goes through here.)
+    func addJoint<J: Joint>(_ j: J) -> J {
+        precondition(j.bodyA.world === self && j.bodyB.world === self, "both bodies must be in this world")
         j.index = joints.count
         joints.append(j)
-        def.bodyA.joints.append(j)
-        def.bodyB.joints.append(j)
-        def.bodyA.wake(); def.bodyB.wake()
+        j.bodyA.joints.append(j)
+        if j.bodyB !== j.bodyA { j.bodyB.joints.append(j) }
+        j.bodyA.wake(); j.bodyB.wake()
         if !j.collideConnected {
             var i = 0
             while i < contacts.count {
@@ -137,8 +142,8 @@ public final class World {
         return j
     }
 
-    /// Removes a joint (at once; joints have no events).
-    public func removeJoint(_ joint: RevoluteJoint) {
+    /// Removes a joint (at once; joints have no events) and wakes its bodies.
+    public func removeJoint(_ joint: Joint) {
         guard joint.index >= 0, joint.index < joints.count, joints[joint.index] === joint else { return }
         joints.remove(at: joint.index)
         for (k, j) in joints.enumerated() { j.index = k }
