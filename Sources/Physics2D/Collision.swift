@@ -104,7 +104,7 @@ enum Collide {
     }
 
     /// The edge of poly1 whose outward normal separates it most from poly2 (SAT).
-    private static func maxSeparation(_ p1: PolyRef, _ xf1: Transform, _ p2: PolyRef, _ xf2: Transform) -> (Int, Double) {
+    static func maxSeparation(_ p1: PolyRef, _ xf1: Transform, _ p2: PolyRef, _ xf2: Transform) -> (Int, Double) {
         // Express poly1 in poly2's frame.
         let q = Rot(c: xf2.q.c * xf1.q.c + xf2.q.s * xf1.q.s, s: xf2.q.c * xf1.q.s - xf2.q.s * xf1.q.c)
         let t = xf2.q.applyInverse(xf1.p - xf2.p)
@@ -153,12 +153,18 @@ enum Collide {
         let (edgeB, sepB) = maxSeparation(polyB, xfB, polyA, xfA)
         if sepB > totalR { return Manifold() }
 
-        let poly1: PolyRef, poly2: PolyRef, xf1: Transform, xf2: Transform, edge1: Int, flip: Bool
         if sepB > sepA + 0.1 * PhysicsSettings.linearSlop {
-            poly1 = polyB; poly2 = polyA; xf1 = xfB; xf2 = xfA; edge1 = edgeB; flip = true
-        } else {
-            poly1 = polyA; poly2 = polyB; xf1 = xfA; xf2 = xfB; edge1 = edgeA; flip = false
+            return clipped(reference: polyB, xfB, edge: edgeB, incident: polyA, xfA, flip: true)
         }
+        return clipped(reference: polyA, xfA, edge: edgeA, incident: polyB, xfB, flip: false)
+    }
+
+    /// The manifold with face `edge1` of `poly1` as the reference face: the incident edge of
+    /// `poly2` clipped against the face's side planes. `flip` says poly1 is shape B.
+    @inline(__always)
+    static func clipped(reference poly1: PolyRef, _ xf1: Transform, edge edge1: Int,
+                        incident poly2: PolyRef, _ xf2: Transform, flip: Bool) -> Manifold {
+        let totalR = 2 * PhysicsSettings.polygonRadius
         // Incident edge: the edge of poly2 most anti-parallel to the reference normal.
         let refNormalIn2 = xf2.q.applyInverse(xf1.q.apply(poly1.normals[edge1]))
         let n2 = poly2.count
