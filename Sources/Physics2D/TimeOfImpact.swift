@@ -151,7 +151,9 @@ extension World {
                 }
                 return true
             }
+            sweptCount += 1
             guard tMin < 1 else { continue }
+            impactCount += 1
             let c = c0 + tMin * (c1 - c0), a = a0 + tMin * (a1 - a0)
             let q = Rot(angle: a)
             b.center = c; b.angleValue = a

@@ -35,6 +35,8 @@ public final class World {
     public var continuousCollision = true
     /// Scratch of the continuous pass: fast bodies with their pose before the step.
     var sweeps: [Sweep] = []
+    /// Diagnostics: bodies swept and times of impact applied since the world was made.
+    var sweptCount = 0, impactCount = 0
 
     /// Called once when two shapes start touching (sensors: overlapping), after the step.
     public var onBeginContact: ((ContactEvent) -> Void)?

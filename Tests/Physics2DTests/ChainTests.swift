@@ -161,6 +161,28 @@ import Testing
         }
     }
 
+    @Test func sharedVertexGivesACircleOneContact() throws {
+        // A ball resting right over the vertex between two collinear edges: the chain gives one
+        // contact (the vertex belongs to one segment); two plain segments give two.
+        func touching(chain: Bool) throws -> Int {
+            let world = World(gravity: Vec2(0, -10))
+            let ground = world.createBody(BodyDef(type: .static))
+            if chain {
+                try world.createChain(on: ground, ChainDef(vertices: [Vec2(2, 0), Vec2(0, 0), Vec2(-2, 0)]))
+            } else {
+                world.createShape(on: ground, ShapeDef(.segment(Vec2(2, 0), Vec2(0, 0))))
+                world.createShape(on: ground, ShapeDef(.segment(Vec2(0, 0), Vec2(-2, 0))))
+            }
+            let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.3)))
+            world.createShape(on: ball, ShapeDef(.circle(center: .zero, radius: 0.25)))
+            for _ in 0..<30 { world.step(1.0 / 60) }
+            #expect(abs(ball.position.y - 0.25) < 0.02)
+            return world.touchingCount
+        }
+        #expect(try touching(chain: true) == 1)
+        #expect(try touching(chain: false) == 2)
+    }
+
     @Test func queriesSeeChainEdges() throws {
         let world = World()
         let chain = Self.flatGround(world)
