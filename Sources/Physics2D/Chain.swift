@@ -24,9 +24,13 @@ public struct ChainDef: Sendable {
     public var vertices: [Vec2]
     /// Whether the last vertex connects back to the first.
     public var isLoop: Bool
+    /// Friction of every segment (mixed with the other shape's as `sqrt(fa·fb)`).
     public var friction: Double = 0.6
+    /// Restitution of every segment (the larger of the two shapes' is used).
     public var restitution: Double = 0
+    /// Collision filter of every segment.
     public var filter = Filter()
+    /// A chain through `vertices`; see the type's description for the collision side.
     public init(vertices: [Vec2], isLoop: Bool = false, friction: Double = 0.6, restitution: Double = 0,
                 filter: Filter = Filter()) {
         self.vertices = vertices; self.isLoop = isLoop
