@@ -25,8 +25,8 @@ public struct BodyDef: Sendable {
     public var allowSleep = true
     /// Whether the body starts awake (static bodies are never awake).
     public var isAwake = true
-    /// A bullet is swept against static shapes every step it moves, not only when it moves
-    /// farther than its own size (see `Body.isBullet`).
+    /// A bullet is swept every step it moves, not only when it moves farther than its own
+    /// size, and also against dynamic bodies (see `Body.isBullet`).
     public var isBullet = false
     public init(type: BodyType = .static, position: Vec2 = .zero, angle: Double = 0,
                 linearVelocity: Vec2 = .zero, angularVelocity: Double = 0,
@@ -110,9 +110,9 @@ public final class Body {
     var isBulletValue: Bool
 
     /// Whether continuous collision sweeps this body every step it moves (more than the
-    /// linear slop), as Box2D's bullets. Without the flag a dynamic body is swept only in
-    /// steps where it moves farther than its smallest extent. Either way it is swept against
-    /// static shapes only.
+    /// linear slop), as Box2D's bullets, against static shapes and non-bullet dynamic bodies
+    /// (held at their end-of-step pose). Without the flag a dynamic body is swept only in
+    /// steps where it moves farther than its smallest extent, and against static shapes only.
     public var isBullet: Bool {
         get { isBulletValue }
         set { isBulletValue = newValue }

@@ -120,8 +120,9 @@ extension World {
     }
 
     /// After the write-back: sweeps each fast body from its pose before the step to its pose
-    /// now against the static shapes its swept box overlaps, and moves it back to the earliest
-    /// time of impact (velocities are kept; the next step's contacts stop it).
+    /// now against the static shapes its swept box overlaps (a bullet also against non-bullet
+    /// dynamic bodies, held at their end-of-step pose), and moves it back to the earliest time
+    /// of impact (velocities are kept; the next step's contacts stop it).
     func solveContinuous() {
         var moving = WorldCore(), fixed = WorldCore()
         for sweep in sweeps {
@@ -137,9 +138,12 @@ extension World {
             }
             guard let box else { continue }
             var tMin = 1.0
+            let bullet = b.isBulletValue
             tree.query(box) { proxy in
-                guard let other = self.shape(forProxy: proxy), let ob = other.body,
-                      ob.type == .static, !other.isSensor else { return true }
+                guard let other = self.shape(forProxy: proxy), let ob = other.body, ob !== b, !other.isSensor else { return true }
+                // Static shapes for every fast body; a bullet also meets non-bullet dynamic bodies,
+                // taken where they are at the end of the step.
+                guard ob.type == .static || (bullet && ob.type == .dynamic && !ob.isBulletValue) else { return true }
                 for j in b.joints where !j.collideConnected && (j.bodyA === ob || j.bodyB === ob) { return true }
                 for s in b.shapeList where !s.isSensor && Filter.shouldCollide(s.filter, other.filter) {
                     fixed.set(other, ob.xf)
@@ -164,7 +168,7 @@ extension World {
     }
 
     /// The first time t in [0, before) at which shape `s` of a body sweeping (c0, a0) → (c1, a1)
-    /// comes within the target distance of the static shape `other` (core `fixed`), or nil.
+    /// comes within the target distance of the shape `other` held at `xfO` (core `fixed`), or nil.
     /// A pair already within reach at t = 0 is left to the contact solver (nil), and so is a
     /// chain segment the shape starts behind (chains are one-sided).
     static func timeOfImpact(_ s: Shape, _ moving: inout WorldCore, _ fixed: WorldCore,
