@@ -56,7 +56,8 @@ public final class Chain {
 }
 
 /// The neighbours of one chain segment (body coordinates), precomputed for the narrow phase.
-struct ChainGhosts {
+/// A class, so that every other shape pays only a nil reference for it.
+final class ChainGhosts {
     /// The vertex before the segment's start, and the vertex after its end.
     let prev: Vec2
     let next: Vec2

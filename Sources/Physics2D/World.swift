@@ -30,8 +30,10 @@ public final class World {
     }
     private var allowSleepValue = true
     /// Continuous collision (Box2D's `enableContinuous`): a fast dynamic body (one that moved
-    /// more than its smallest extent in a step) or a bullet is swept against static shapes and
-    /// stopped at the first time of impact instead of tunnelling through thin walls.
+    /// more than its smallest extent in a step) or a bullet is swept against static shapes (a
+    /// bullet also against dynamic bodies) and stopped at the first time of impact instead of
+    /// tunnelling through thin walls. Costs one comparison per awake dynamic body per step
+    /// when nothing is fast.
     public var continuousCollision = true
     /// Scratch of the continuous pass: fast bodies with their pose before the step.
     var sweeps: [Sweep] = []
