@@ -256,9 +256,12 @@ public final class Shape {
     public internal(set) weak var chain: Chain?
     /// Whether this shape is one segment of a chain (one-sided, smooth across its vertices).
     public var isChainSegment: Bool { ghosts != nil }
+    /// The type of the body (fixed for a body's life), read without the weak reference.
+    let bodyType: BodyType
 
     init(def: ShapeDef, body: Body, ghosts: ChainGhosts? = nil) {
         self.ghosts = ghosts
+        bodyType = body.type
         self.body = body
         geometry = def.geometry
         density = def.density

@@ -140,10 +140,13 @@ extension World {
             var tMin = 1.0
             let bullet = b.isBulletValue
             tree.query(box) { proxy in
-                guard let other = self.shape(forProxy: proxy), let ob = other.body, ob !== b, !other.isSensor else { return true }
                 // Static shapes for every fast body; a bullet also meets non-bullet dynamic bodies,
-                // taken where they are at the end of the step.
-                guard ob.type == .static || (bullet && ob.type == .dynamic && !ob.isBulletValue) else { return true }
+                // taken where they are at the end of the step. (The body type is read from the
+                // shape first: most candidates in a pile are dynamic and rejected here.)
+                guard let other = self.shape(forProxy: proxy), !other.isSensor,
+                      other.bodyType == .static || (bullet && other.bodyType == .dynamic),
+                      let ob = other.body, ob !== b,
+                      ob.type == .static || !ob.isBulletValue else { return true }
                 for j in b.joints where !j.collideConnected && (j.bodyA === ob || j.bodyB === ob) { return true }
                 for s in b.shapeList where !s.isSensor && Filter.shouldCollide(s.filter, other.filter) {
                     fixed.set(other, ob.xf)
