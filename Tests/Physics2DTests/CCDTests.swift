@@ -160,6 +160,27 @@ import Testing
         #expect(abs(box.position.y - 0.1) < 0.03)
     }
 
+    @Test func fastSlidingAlongTheGroundIsNotHeldBack() {
+        // A 0.4 m box sliding at 30 m/s (0.5 m per step, more than its size: swept every step)
+        // on frictionless ground, a chain of 0.25 m edges or one box: the sweeps must find no
+        // impact with the ground it slides on or the next edges, so x(t) = x0 + 30 t.
+        for chain in [true, false] {
+            let world = World(gravity: Vec2(0, -10))
+            let ground = world.createBody(BodyDef(type: .static))
+            if chain {
+                _ = try! world.createChain(on: ground, ChainDef(vertices: (0...400).map { Vec2(80 - 0.25 * Double($0), 0) }, friction: 0))
+            } else {
+                world.createShape(on: ground, ShapeDef(.box(halfWidth: 40, halfHeight: 0.5, center: Vec2(40, -0.5)), friction: 0))
+            }
+            let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(1, 0.2 + 0.015), linearVelocity: Vec2(30, 0)))
+            world.createShape(on: box, ShapeDef(.box(halfWidth: 0.2, halfHeight: 0.2), friction: 0))
+            for _ in 0..<120 { world.step(1.0 / 60) }
+            #expect(abs(box.position.x - (1 + 30 * 2)) < 0.05, "chain \(chain): x \(box.position.x)")
+            #expect(abs(box.linearVelocity.x - 30) < 1e-6)
+            #expect(world.impactCount == 0)
+        }
+    }
+
     @Test func restingBodiesAreNotSwept() {
         // Nothing in a resting pyramid moves more than its size: the continuous pass finds no
         // fast body, and the result is the same bytes with the switch on or off.
