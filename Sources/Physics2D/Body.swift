@@ -25,6 +25,9 @@ public struct BodyDef: Sendable {
     public var allowSleep = true
     /// Whether the body starts awake (static bodies are never awake).
     public var isAwake = true
+    /// A bullet is swept every step it moves, not only when it moves farther than its own
+    /// size, and also against dynamic bodies (see `Body.isBullet`).
+    public var isBullet = false
     public init(type: BodyType = .static, position: Vec2 = .zero, angle: Double = 0,
                 linearVelocity: Vec2 = .zero, angularVelocity: Double = 0,
                 linearDamping: Double = 0, angularDamping: Double = 0,
@@ -97,6 +100,25 @@ public final class Body {
     var islandParent = 0
     /// Joints attached to this body.
     var joints: [Joint] = []
+    /// Chains attached to this body (their segments are in `shapeList` too).
+    var chainList: [Chain] = []
+    /// Continuous collision: the smallest extent of the body's shapes (a step moving the
+    /// centre farther than this is swept), and the largest distance of a core point from the
+    /// centre of mass. Set by `resetMassData`.
+    var ccdExtent = Double.infinity
+    var ccdRadius = 0.0
+    var isBulletValue: Bool
+
+    /// Whether continuous collision sweeps this body every step it moves (more than the
+    /// linear slop), as Box2D's bullets, against static shapes and non-bullet dynamic bodies
+    /// (held at their end-of-step pose). Without the flag a dynamic body is swept only in
+    /// steps where it moves farther than its smallest extent, and against static shapes only.
+    public var isBullet: Bool {
+        get { isBulletValue }
+        set { isBulletValue = newValue }
+    }
+    /// Chains attached to this body, in creation order.
+    public var chains: [Chain] { chainList }
 
     init(def: BodyDef) {
         type = def.type
@@ -111,6 +133,7 @@ public final class Body {
         w = def.type == .static ? 0 : def.angularVelocity
         awake = def.type != .static && def.isAwake
         allowSleepValue = def.allowSleep
+        isBulletValue = def.isBullet
         if type == .dynamic { mass = 1; invMassValue = 1 }
     }
 
@@ -247,6 +270,29 @@ public final class Body {
 
     // MARK: shapes and mass
 
+    /// Recomputes `ccdExtent` and `ccdRadius` from the non-sensor shapes.
+    func updateSweepExtents() {
+        var extent = Double.infinity, radius = 0.0
+        for s in shapeList where !s.isSensor {
+            switch s.geometry {
+            case .circle(let p, let r):
+                extent = min(extent, r)
+                radius = max(radius, (p - localCenter).length)
+            case .polygon(let poly):
+                var inner = Double.infinity
+                for i in 0..<poly.vertices.count {
+                    inner = min(inner, dot(poly.normals[i], poly.vertices[i] - poly.centroid))
+                    radius = max(radius, (poly.vertices[i] - localCenter).length)
+                }
+                extent = min(extent, inner + PhysicsSettings.polygonRadius)
+            case .segment(let a, let b):
+                extent = min(extent, PhysicsSettings.polygonRadius)
+                radius = max(radius, (a - localCenter).length, (b - localCenter).length)
+            }
+        }
+        ccdExtent = extent; ccdRadius = radius
+    }
+
     func attach(_ shape: Shape) {
         shapeList.append(shape)
         resetMassData()
@@ -287,6 +333,7 @@ public final class Body {
         let oldCenter = center
         localCenter = c
         center = xf.apply(localCenter)
+        updateSweepExtents()
         // Keep the velocity of the new centre consistent with the rotation.
         v += cross(w, center - oldCenter)
     }

@@ -12,7 +12,7 @@ public struct ContactEvent {
     public var bodyB: Body? { shapeB.body }
 }
 
-enum PairKind: UInt8 { case circles, polygonCircle, polygons }
+enum PairKind: UInt8 { case circles, polygonCircle, polygons, chainCircle, chainPolygon }
 
 final class Contact {
     let shapeA: Shape
@@ -32,9 +32,14 @@ final class Contact {
         // Order the pair so that the polygon (or segment) comes first against a circle.
         var sa = a, sb = b
         if sa.core == nil && sb.core != nil { swap(&sa, &sb) }
+        if sb.ghosts != nil && sa.ghosts == nil { swap(&sa, &sb) }  // a chain segment comes first
         shapeA = sa; shapeB = sb
         bodyA = sa.body!; bodyB = sb.body!
-        kind = sa.core == nil ? .circles : (sb.core == nil ? .polygonCircle : .polygons)
+        if sa.ghosts != nil && sb.ghosts == nil {
+            kind = sb.core == nil ? .chainCircle : .chainPolygon
+        } else {
+            kind = sa.core == nil ? .circles : (sb.core == nil ? .polygonCircle : .polygons)
+        }
         isSensor = sa.isSensor || sb.isSensor
         friction = (sa.friction * sb.friction).squareRoot()
         restitution = max(sa.restitution, sb.restitution)
@@ -52,6 +57,10 @@ final class Contact {
             m = Collide.polygonCircle(shapeA.coreRef, shapeA.radius, xfA, shapeB.circleCenter, shapeB.radius, xfB)
         case .polygons:
             m = Collide.polygons(shapeA.coreRef, xfA, shapeB.coreRef, xfB)
+        case .chainCircle:
+            m = Collide.chainCircle(shapeA.coreRef, shapeA.ghosts!, xfA, shapeB.circleCenter, shapeB.radius, xfB)
+        case .chainPolygon:
+            m = Collide.chainPolygon(shapeA.coreRef, shapeA.ghosts!, xfA, shapeB.coreRef, shapeB.circleCenter, xfB)
         }
         let was = touching
         touching = m.pointCount > 0

@@ -57,12 +57,15 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
     case tooManyVertices(Int)
     case notConvex
     case degenerate
+    /// A chain needs at least 2 vertices (3 for a loop).
+    case tooFewChainVertices(Int)
     public var description: String {
         switch self {
         case .tooFewVertices(let n): return "a polygon needs at least 3 vertices (got \(n))"
         case .tooManyVertices(let n): return "a polygon has at most \(PhysicsSettings.maxPolygonVertices) vertices (got \(n))"
         case .notConvex: return "the polygon is not strictly convex and counter-clockwise"
         case .degenerate: return "the shape has no extent"
+        case .tooFewChainVertices(let n): return "a chain needs at least 2 vertices, a loop 3 (got \(n))"
         }
     }
 }
@@ -247,8 +250,18 @@ public final class Shape {
     private let coreBuffer: UnsafeMutablePointer<Vec2>?
     /// The core as the narrow phase reads it (count 0 for circles).
     let coreRef: PolyRef
+    /// For a segment of a chain: its neighbours (ghost vertices); nil for every other shape.
+    let ghosts: ChainGhosts?
+    /// The chain this shape is a segment of (nil for ordinary shapes).
+    public internal(set) weak var chain: Chain?
+    /// Whether this shape is one segment of a chain (one-sided, smooth across its vertices).
+    public var isChainSegment: Bool { ghosts != nil }
+    /// The type of the body (fixed for a body's life), read without the weak reference.
+    let bodyType: BodyType
 
-    init(def: ShapeDef, body: Body) {
+    init(def: ShapeDef, body: Body, ghosts: ChainGhosts? = nil) {
+        self.ghosts = ghosts
+        bodyType = body.type
         self.body = body
         geometry = def.geometry
         density = def.density

@@ -1,0 +1,222 @@
+import Testing
+@testable import Physics2D
+
+/// Continuous collision: projectiles fired at thin static walls must stop in front of them.
+@Suite struct CCDTests {
+    enum Projectile: CaseIterable { case circle, box }
+    enum Wall: CaseIterable { case segment, box, chain }
+
+    /// A wall whose front face is the plane x = 10 (facing −x), 4 m high, in a world without gravity.
+    static func world(wall: Wall) -> World {
+        let world = World(gravity: .zero)
+        let ground = world.createBody(BodyDef(type: .static))
+        switch wall {
+        case .segment:
+            world.createShape(on: ground, ShapeDef(.segment(Vec2(10, -2), Vec2(10, 2))))
+        case .box:
+            world.createShape(on: ground, ShapeDef(.box(halfWidth: 0.05, halfHeight: 2, center: Vec2(10.05, 0))))
+        case .chain:
+            // Listed downwards: the collision side (right of the direction) is −x.
+            _ = try! world.createChain(on: ground, ChainDef(vertices: [Vec2(10, 2), Vec2(10, 0), Vec2(10, -2)]))
+        }
+        return world
+    }
+
+    /// Fires a 0.1 m projectile at `speed` from x = 0.3 (aimed at height `y`); returns the largest x
+    /// its centre reached during one second, and its final x.
+    static func fire(_ projectile: Projectile, at wall: Wall, speed: Double, bullet: Bool,
+                     continuous: Bool = true, y: Double = 0.3) -> (maxX: Double, finalX: Double) {
+        let world = world(wall: wall)
+        world.continuousCollision = continuous
+        var def = BodyDef(type: .dynamic, position: Vec2(0.3, y), linearVelocity: Vec2(speed, 0))
+        def.isBullet = bullet
+        let body = world.createBody(def)
+        switch projectile {
+        case .circle: world.createShape(on: body, ShapeDef(.circle(center: .zero, radius: 0.05)))
+        case .box: world.createShape(on: body, ShapeDef(.box(halfWidth: 0.05, halfHeight: 0.05)))
+        }
+        var maxX = body.position.x
+        for _ in 0..<60 {
+            world.step(1.0 / 60)
+            maxX = max(maxX, body.position.x)
+        }
+        return (maxX, body.position.x)
+    }
+
+    @Test(arguments: Projectile.allCases, Wall.allCases)
+    func bulletsStopAtThinWalls(projectile: Projectile, wall: Wall) {
+        for speed in [300.0, 1000.0] {
+            for bullet in [true, false] {
+                let (maxX, finalX) = Self.fire(projectile, at: wall, speed: speed, bullet: bullet)
+                // The centre never gets past the front face minus the half size (plus the skin overlap).
+                #expect(maxX <= 10 - 0.05 + 0.02, "\(projectile) at \(wall), \(speed) m/s, bullet \(bullet): reached \(maxX)")
+                #expect(finalX < 10, "\(projectile) at \(wall), \(speed) m/s, bullet \(bullet): ended at \(finalX)")
+            }
+        }
+    }
+
+    @Test(arguments: Projectile.allCases, Wall.allCases)
+    func withoutContinuousCollisionTheShotTunnels(projectile: Projectile, wall: Wall) {
+        // The same shot with the switch off goes through: the wall test above can fail.
+        let (_, finalX) = Self.fire(projectile, at: wall, speed: 300, bullet: true, continuous: false)
+        #expect(finalX > 10.1)
+    }
+
+    @Test func shotAtAnInternalChainVertexStops() {
+        for projectile in Projectile.allCases {
+            let (maxX, _) = Self.fire(projectile, at: .chain, speed: 1000, bullet: true, y: 0)
+            #expect(maxX <= 10 - 0.05 + 0.02)
+        }
+    }
+
+    @Test func bulletStopsAtTheWallWithItsVelocityLeftToTheContact() {
+        // After the impact the contact solver stops the projectile (restitution 0): it rests at the wall.
+        let world = Self.world(wall: .box)
+        var def = BodyDef(type: .dynamic, position: Vec2(0, 0.3), linearVelocity: Vec2(600, 0))
+        def.isBullet = true
+        let body = world.createBody(def)
+        world.createShape(on: body, ShapeDef(.circle(center: .zero, radius: 0.05)))
+        for _ in 0..<30 { world.step(1.0 / 60) }
+        #expect(abs(body.linearVelocity.x) < 0.5)
+        #expect(abs(body.position.x - (10 - 0.05)) < 0.03)
+    }
+
+    /// Fires a 0.05 m circle at 600 m/s at a free 0.1 m thick plank (no gravity); returns the
+    /// bullet and the plank after one second.
+    static func shootPlank(bullet: Bool) -> (Body, Body) {
+        let world = World(gravity: .zero)
+        let plank = world.createBody(BodyDef(type: .dynamic, position: Vec2(10.05, 0)))
+        world.createShape(on: plank, ShapeDef(.box(halfWidth: 0.05, halfHeight: 1), density: 1))
+        // Aimed at the plank's centre of mass, so the hit does not turn it.
+        var def = BodyDef(type: .dynamic, position: Vec2(0.3, 0), linearVelocity: Vec2(600, 0))
+        def.isBullet = bullet
+        let shot = world.createBody(def)
+        world.createShape(on: shot, ShapeDef(.circle(center: .zero, radius: 0.05), density: 5))
+        for _ in 0..<60 { world.step(1.0 / 60) }
+        return (shot, plank)
+    }
+
+    @Test func bulletHitsADynamicPlankAndPushesIt() {
+        // A bullet meets dynamic bodies too: it stays in front of the plank, and momentum is
+        // conserved in the perfectly inelastic hit. The 2 m-per-step clamp turns 600 m/s into
+        // 120 m/s before the hit, so both end at m·120 / (m + M).
+        let (shot, plank) = Self.shootPlank(bullet: true)
+        let m = shot.mass, big = plank.mass
+        let common = m * 120 / (m + big)
+        #expect(shot.position.x < plank.position.x)
+        #expect(abs(plank.linearVelocity.x - common) < 0.01 * common)
+        #expect(abs(shot.linearVelocity.x - common) < 0.01 * common)
+        #expect(abs(m * shot.linearVelocity.x + big * plank.linearVelocity.x - m * 120) < 1e-6 * m * 120)
+    }
+
+    @Test func nonBulletPassesThroughADynamicPlank() {
+        // Documented limit: without the bullet flag only static shapes are swept.
+        let (shot, plank) = Self.shootPlank(bullet: false)
+        #expect(shot.position.x > plank.position.x + 1)
+    }
+
+    @Test func restitutionBouncesTheBulletBack() {
+        let world = World(gravity: .zero)
+        let ground = world.createBody(BodyDef(type: .static))
+        world.createShape(on: ground, ShapeDef(.box(halfWidth: 0.05, halfHeight: 2, center: Vec2(10.05, 0)), restitution: 1))
+        var def = BodyDef(type: .dynamic, position: Vec2(0, 0.3), linearVelocity: Vec2(100, 0))
+        def.isBullet = true
+        let body = world.createBody(def)
+        world.createShape(on: body, ShapeDef(.circle(center: .zero, radius: 0.05), restitution: 1))
+        for _ in 0..<30 { world.step(1.0 / 60) }
+        // Elastic: it comes back at the speed it arrived with.
+        #expect(abs(body.linearVelocity.x + 100) < 1)
+        #expect(body.position.x < 10)
+    }
+
+    @Test func oneSidedChainLetsFastBodiesThroughFromBehind() {
+        // The chain's collision side is −x; a shot from +x passes, with or without CCD.
+        for continuous in [true, false] {
+            let world = Self.world(wall: .chain)
+            world.continuousCollision = continuous
+            var def = BodyDef(type: .dynamic, position: Vec2(20, 0.3), linearVelocity: Vec2(-300, 0))
+            def.isBullet = true
+            let body = world.createBody(def)
+            world.createShape(on: body, ShapeDef(.circle(center: .zero, radius: 0.05)))
+            for _ in 0..<30 { world.step(1.0 / 60) }
+            #expect(body.position.x < 0)
+        }
+    }
+
+    @Test func fallingFastOntoTheGroundDoesNotTunnel() {
+        // A small box dropped from high up reaches 90 m/s (1.5 m per step) before it meets a
+        // thin ground: swept because it moves farther than its size, no bullet flag needed.
+        let world = World(gravity: Vec2(0, -10))
+        let ground = world.createBody(BodyDef(type: .static))
+        world.createShape(on: ground, ShapeDef(.box(halfWidth: 5, halfHeight: 0.05, center: Vec2(0, -0.05))))
+        let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 400)))
+        world.createShape(on: box, ShapeDef(.box(halfWidth: 0.1, halfHeight: 0.1)))
+        var minY = box.position.y
+        for _ in 0..<600 {
+            world.step(1.0 / 60)
+            minY = min(minY, box.position.y)
+        }
+        #expect(minY > 0.1 - 0.03)
+        #expect(abs(box.position.y - 0.1) < 0.03)
+    }
+
+    @Test func fastSlidingAlongTheGroundIsNotHeldBack() {
+        // A 0.4 m box sliding at 30 m/s (0.5 m per step, more than its size: swept every step)
+        // on frictionless ground, a chain of 0.25 m edges or one box: the sweeps must find no
+        // impact with the ground it slides on or the next edges, so x(t) = x0 + 30 t.
+        for chain in [true, false] {
+            let world = World(gravity: Vec2(0, -10))
+            let ground = world.createBody(BodyDef(type: .static))
+            if chain {
+                _ = try! world.createChain(on: ground, ChainDef(vertices: (0...400).map { Vec2(80 - 0.25 * Double($0), 0) }, friction: 0))
+            } else {
+                world.createShape(on: ground, ShapeDef(.box(halfWidth: 40, halfHeight: 0.5, center: Vec2(40, -0.5)), friction: 0))
+            }
+            let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(1, 0.2 + 0.015), linearVelocity: Vec2(30, 0)))
+            world.createShape(on: box, ShapeDef(.box(halfWidth: 0.2, halfHeight: 0.2), friction: 0))
+            for _ in 0..<120 { world.step(1.0 / 60) }
+            #expect(abs(box.position.x - (1 + 30 * 2)) < 0.05, "chain \(chain): x \(box.position.x)")
+            #expect(abs(box.linearVelocity.x - 30) < 1e-6)
+            #expect(world.impactCount == 0)
+        }
+    }
+
+    @Test func restingBodiesAreNotSwept() {
+        // Nothing in a resting pyramid moves more than its size: the continuous pass finds no
+        // fast body, and the result is the same bytes with the switch on or off.
+        func run(_ continuous: Bool) -> [Double] {
+            let (world, _) = worldWithGround()
+            world.continuousCollision = continuous
+            let boxes = addPyramid(world, rows: 6)
+            for _ in 0..<120 {
+                world.step(1.0 / 60)
+                #expect(world.sweeps.isEmpty)
+            }
+            return boxes.flatMap { [$0.position.x, $0.position.y, $0.angle] }
+        }
+        #expect(run(true) == run(false))
+    }
+
+    @Test func deterministicWithBulletsAndChains() {
+        func run() -> [UInt64] {
+            let world = World(gravity: Vec2(0, -10))
+            let ground = world.createBody(BodyDef(type: .static))
+            var pts: [Vec2] = []
+            for i in 0...80 { let x = 20 - 0.5 * Double(i); pts.append(Vec2(x, 0.3 * _sin(x))) }
+            _ = try! world.createChain(on: ground, ChainDef(vertices: pts))
+            world.createShape(on: ground, ShapeDef(.box(halfWidth: 0.05, halfHeight: 3, center: Vec2(15, 3))))
+            var bodies: [Body] = []
+            for i in 0..<12 {
+                var def = BodyDef(type: .dynamic, position: Vec2(-10 + Double(i), 3 + 0.2 * Double(i)),
+                                  linearVelocity: Vec2(Double(40 * i), -5))
+                def.isBullet = i % 2 == 0
+                let b = world.createBody(def)
+                world.createShape(on: b, ShapeDef(i % 3 == 0 ? .circle(center: .zero, radius: 0.1) : .box(halfWidth: 0.1, halfHeight: 0.08)))
+                bodies.append(b)
+            }
+            for _ in 0..<240 { world.step(1.0 / 60) }
+            return bodies.flatMap { [$0.position.x.bitPattern, $0.position.y.bitPattern, $0.angle.bitPattern] }
+        }
+        #expect(run() == run())
+    }
+}
