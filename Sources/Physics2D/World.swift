@@ -30,10 +30,15 @@ public final class World {
     }
     private var allowSleepValue = true
 
-    /// Called once when two shapes start touching (sensors: overlapping), after the step.
+    /// Called once when two shapes start touching (sensors: overlapping), after the step; the
+    /// event carries the normal, the points and the approach speed (see `ContactEvent`).
     public var onBeginContact: ((ContactEvent) -> Void)?
     /// Called once when they stop touching, or when one of them leaves the world while touching.
     public var onEndContact: ((ContactEvent) -> Void)?
+    /// Called after every step for each touching, non-sensor contact with an awake body, with
+    /// the normal and tangent impulses the solver applied in that step (see `PostSolveEvent`).
+    /// Delivered after the step's begin/end events, with the world locked. Costs nothing when nil.
+    public var onPostSolve: ((PostSolveEvent) -> Void)?
 
     /// Bodies in creation order (removed bodies are taken out).
     public private(set) var bodies: [Body] = []
@@ -57,6 +62,8 @@ public final class World {
     private var nextShapeId = 0
     private var pendingRemovals: [Body] = []
     private var pendingEvents: [(begin: Bool, event: ContactEvent)] = []
+    /// Post-solve events of the current step (only filled while `onPostSolve` is set).
+    var pendingPostSolve: [PostSolveEvent] = []
     private var solverBodies: [SolverBody] = []
     private var solver = ContactSolver()
     private var isStatic: [Bool] = []
@@ -283,7 +290,7 @@ public final class World {
             if c.update() {
                 // A contact that starts or stops touching wakes both bodies (Box2D does the same).
                 if !c.isSensor { c.bodyA.wake(); c.bodyB.wake() }
-                pendingEvents.append((c.touching, ContactEvent(shapeA: c.shapeA, shapeB: c.shapeB, isSensor: c.isSensor)))
+                pendingEvents.append((c.touching, contactEvent(c, begin: c.touching)))
             }
             i += 1
         }
@@ -318,6 +325,7 @@ public final class World {
         }
         let velocityIterations = self.velocityIterations, positionIterations = self.positionIterations
         let warm = warmStarting
+        let reportImpulses = onPostSolve != nil
         let contacts = self.contacts
         // Joints between two bodies that are not awake (sleeping or static) are left out.
         let joints = sleeping ? self.joints.filter { $0.bodyA.awake || $0.bodyB.awake } : self.joints
@@ -338,6 +346,7 @@ public final class World {
                 solver.solveVelocity(sb)
             }
             solver.storeImpulses(contacts)
+            if reportImpulses { queuePostSolve(solver, contacts) }
             // Integrate positions, clamping absurd motions.
             for k in 0..<sb.count where !isStatic[k] {
                 var v = sb[k].v, w = sb[k].w
@@ -449,17 +458,18 @@ public final class World {
         }
     }
 
-    /// Delivers queued events with the world locked; removals requested by callbacks
-    /// are carried out afterwards (and their end events delivered in turn).
+    /// Delivers queued events with the world locked (begin/end, then post-solve); removals
+    /// requested by callbacks are carried out afterwards (and their end events delivered in turn).
     private func deliverEvents() {
         isLocked = true
         defer { isLocked = false }
-        while !pendingEvents.isEmpty || !pendingRemovals.isEmpty {
+        while !pendingEvents.isEmpty || !pendingPostSolve.isEmpty || !pendingRemovals.isEmpty {
             let events = pendingEvents
             pendingEvents.removeAll()
             for (begin, e) in events {
                 if begin { onBeginContact?(e) } else { onEndContact?(e) }
             }
+            if !pendingPostSolve.isEmpty { deliverPostSolve() }
             let removals = pendingRemovals
             pendingRemovals.removeAll()
             for b in removals where !b.isRemoved { destroy(b) }
