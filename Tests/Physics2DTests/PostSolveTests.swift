@@ -170,7 +170,9 @@ import Testing
         var impulses: [Double] = []
         world.onPostSolve = { impulses.append($0.totalNormalImpulse) }
         for _ in 0..<60 { world.step(dt, subSteps: 4) }
-        #expect(impulses.count == 240)
+        // One event per sub-step once touching (the box starts exactly at skin distance, so the
+        // very first sub-step may not see the contact yet).
+        #expect(impulses.count >= 239 && impulses.count <= 240)
         let sub = box.mass * g * dt / 4
         for j in impulses[120...] { #expect(abs(j - sub) <= 0.01 * sub) }
     }
