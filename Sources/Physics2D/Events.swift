@@ -171,8 +171,11 @@ extension World {
 
     /// Delivers the queued post-solve events (called by `deliverEvents`, world locked).
     func deliverPostSolve() {
-        let events = pendingPostSolve
-        pendingPostSolve.removeAll()
+        var events: [PostSolveEvent] = []
+        swap(&events, &pendingPostSolve)
         for e in events { onPostSolve?(e) }
+        // Hand the emptied buffer back so the next step appends without reallocating.
+        events.removeAll(keepingCapacity: true)
+        if pendingPostSolve.isEmpty { swap(&events, &pendingPostSolve) }
     }
 }
