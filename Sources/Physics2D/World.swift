@@ -13,10 +13,10 @@
 /// ```
 public final class World {
     public var gravity: Vec2
-    /// Velocity iterations of the contact solver (Box2D 2.x's default is 8).
-    public var velocityIterations = 8
-    /// Position (overlap-removal) iterations (Box2D 2.x's default is 3).
-    public var positionIterations = 3
+    /// Velocity iterations of the contact solver (Box2D 2.x's default is 8; negative counts as 0).
+    public var velocityIterations = 8 { didSet { if velocityIterations < 0 { velocityIterations = 0 } } }
+    /// Position (overlap-removal) iterations (Box2D 2.x's default is 3; negative counts as 0).
+    public var positionIterations = 3 { didSet { if positionIterations < 0 { positionIterations = 0 } } }
     /// Warm starting: reuse last step's impulses as the first guess.
     public var warmStarting = true
     /// Sleeping islands: bodies that have rested for `PhysicsSettings.timeToSleep` stop being

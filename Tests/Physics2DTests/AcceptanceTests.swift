@@ -211,3 +211,20 @@ import Testing
         #expect(ball.position.y > 0.3)            // bouncing on the ground now, never through it
     }
 }
+
+extension AcceptanceTests {
+    /// A negative iteration count used to trap in the solver's loops (`0..<-1`); it now counts as 0.
+    @Test func negativeIterationCountsAreZero() {
+        let (world, _) = worldWithGround()
+        let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.6)))
+        world.createShape(on: ball, ShapeDef(.circle(center: .zero, radius: 0.5)))
+        world.velocityIterations = -1
+        world.positionIterations = -5
+        #expect(world.velocityIterations == 0 && world.positionIterations == 0)
+        for _ in 0..<30 { world.step(dt) }
+        // No velocity iterations: nothing stops the ball, it falls through the ground under gravity.
+        #expect(ball.position.y < 0)
+        world.velocityIterations = 8
+        #expect(world.velocityIterations == 8)
+    }
+}
