@@ -54,6 +54,10 @@ def test_a_small_pyramid_stands_and_every_contract_key_is_printed(tmp_path):
     # --steps and --warmup override the scene's.
     short = json.loads(run(path, "--json", "--steps", "100", "--warmup", "10").stdout.strip().splitlines()[-1])
     assert short["steps"] == 100 and short["ms_per_step"]["n"] == 90
+    # No measured steps: the timing figures are null, not NaN (which is not JSON).
+    empty = json.loads(run(path, "--json", "--steps", "0").stdout.strip().splitlines()[-1])
+    assert empty["ms_per_step"]["n"] == 0 and empty["ms_per_step"]["mean"] is None
+    assert empty["cpu_ms_per_step_mean"] is None and empty["stability"]["max_displacement_m"] == 0
     # Without --json, a short report for people.
     human = run(path)
     assert human.returncode == 0 and "pyramid5" in human.stdout
@@ -79,7 +83,12 @@ def test_bad_scenes_are_refused_with_a_reason(tmp_path):
         "concave.json": scene("x", [{"type": "dynamic", "position": [0, 0], "shape": {"type": "polygon",
                               "vertices": [[0, 0], [2, 0], [1, 0.2], [2, 2], [0, 2]]}}], {"kind": "none"}),
         "notjson.json": None,
+        "negative_steps.json": {**scene("x", pyramid(1), {"kind": "none"}), "step": {"dt": 1 / 60, "steps": -1}},
+        "bad_radius.json": scene("x", [{"type": "dynamic", "position": [0, 0], "shape": {"type": "circle",
+                                 "radius": "big"}}], {"kind": "none"}),
     }
+    reasons = {"negative_steps.json": "step.steps must be >= 0", "bad_radius.json": "bodies[0].shape.radius must be a number",
+               "notjson.json": "not valid JSON", "format.json": "physics-scene/9"}
     for name, content in cases.items():
         path = tmp_path / name
         path.write_text("{ not json" if content is None else json.dumps(content))
@@ -87,5 +96,7 @@ def test_bad_scenes_are_refused_with_a_reason(tmp_path):
         assert result.returncode != 0, name
         assert result.stderr.strip(), name
         assert "Fatal error" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+        if name in reasons:
+            assert reasons[name] in result.stderr, result.stderr
     missing = run(tmp_path / "absent.json", "--json")
     assert missing.returncode != 0 and missing.stderr.strip()

@@ -2,16 +2,6 @@
 // boxes separate. A contact is "touching" while its manifold has points (or,
 // for sensors, while the shapes overlap); begin/end events mark the changes.
 
-/// What the world reports when two shapes start or stop touching.
-public struct ContactEvent {
-    public let shapeA: Shape
-    public let shapeB: Shape
-    /// True when either shape is a sensor (an overlap, no collision response).
-    public let isSensor: Bool
-    public var bodyA: Body? { shapeA.body }
-    public var bodyB: Body? { shapeB.body }
-}
-
 enum PairKind: UInt8 { case circles, polygonCircle, polygons, chainCircle, chainPolygon }
 
 final class Contact {

@@ -13,10 +13,10 @@
 /// ```
 public final class World {
     public var gravity: Vec2
-    /// Velocity iterations of the contact solver (Box2D 2.x's default is 8).
-    public var velocityIterations = 8
-    /// Position (overlap-removal) iterations (Box2D 2.x's default is 3).
-    public var positionIterations = 3
+    /// Velocity iterations of the contact solver (Box2D 2.x's default is 8; negative counts as 0).
+    public var velocityIterations = 8 { didSet { if velocityIterations < 0 { velocityIterations = 0 } } }
+    /// Position (overlap-removal) iterations (Box2D 2.x's default is 3; negative counts as 0).
+    public var positionIterations = 3 { didSet { if positionIterations < 0 { positionIterations = 0 } } }
     /// Warm starting: reuse last step's impulses as the first guess.
     public var warmStarting = true
     /// Sleeping islands: bodies that have rested for `PhysicsSettings.timeToSleep` stop being
@@ -40,10 +40,15 @@ public final class World {
     /// Diagnostics: bodies swept and times of impact applied since the world was made.
     var sweptCount = 0, impactCount = 0
 
-    /// Called once when two shapes start touching (sensors: overlapping), after the step.
+    /// Called once when two shapes start touching (sensors: overlapping), after the step; the
+    /// event carries the normal, the points and the approach speed (see `ContactEvent`).
     public var onBeginContact: ((ContactEvent) -> Void)?
     /// Called once when they stop touching, or when one of them leaves the world while touching.
     public var onEndContact: ((ContactEvent) -> Void)?
+    /// Called after every step for each touching, non-sensor contact with an awake body, with
+    /// the normal and tangent impulses the solver applied in that step (see `PostSolveEvent`).
+    /// Delivered after the step's begin/end events, with the world locked. Costs nothing when nil.
+    public var onPostSolve: ((PostSolveEvent) -> Void)?
 
     /// Bodies in creation order (removed bodies are taken out).
     public private(set) var bodies: [Body] = []
@@ -67,6 +72,8 @@ public final class World {
     private var nextShapeId = 0
     private var pendingRemovals: [Body] = []
     private var pendingEvents: [(begin: Bool, event: ContactEvent)] = []
+    /// Post-solve events of the current step (only filled while `onPostSolve` is set).
+    var pendingPostSolve: [PostSolveEvent] = []
     private var solverBodies: [SolverBody] = []
     private var solver = ContactSolver()
     private var isStatic: [Bool] = []
@@ -303,7 +310,7 @@ public final class World {
             if c.update() {
                 // A contact that starts or stops touching wakes both bodies (Box2D does the same).
                 if !c.isSensor { c.bodyA.wake(); c.bodyB.wake() }
-                pendingEvents.append((c.touching, ContactEvent(shapeA: c.shapeA, shapeB: c.shapeB, isSensor: c.isSensor)))
+                pendingEvents.append((c.touching, contactEvent(c, begin: c.touching)))
             }
             i += 1
         }
@@ -340,6 +347,7 @@ public final class World {
         }
         let velocityIterations = self.velocityIterations, positionIterations = self.positionIterations
         let warm = warmStarting
+        let reportImpulses = onPostSolve != nil
         let contacts = self.contacts
         // Joints between two bodies that are not awake (sleeping or static) are left out.
         let joints = sleeping ? self.joints.filter { $0.bodyA.awake || $0.bodyB.awake } : self.joints
@@ -358,6 +366,7 @@ public final class World {
                 solver.solveVelocity(sb)
             }
             solver.storeImpulses(contacts)
+            if reportImpulses { queuePostSolve(solver, contacts) }
             // Integrate positions, clamping absurd motions.
             for k in 0..<sb.count where !isStatic[k] {
                 var v = sb[k].v, w = sb[k].w
@@ -473,17 +482,18 @@ public final class World {
         }
     }
 
-    /// Delivers queued events with the world locked; removals requested by callbacks
-    /// are carried out afterwards (and their end events delivered in turn).
+    /// Delivers queued events with the world locked (begin/end, then post-solve); removals
+    /// requested by callbacks are carried out afterwards (and their end events delivered in turn).
     private func deliverEvents() {
         isLocked = true
         defer { isLocked = false }
-        while !pendingEvents.isEmpty || !pendingRemovals.isEmpty {
+        while !pendingEvents.isEmpty || !pendingPostSolve.isEmpty || !pendingRemovals.isEmpty {
             let events = pendingEvents
             pendingEvents.removeAll()
             for (begin, e) in events {
                 if begin { onBeginContact?(e) } else { onEndContact?(e) }
             }
+            if !pendingPostSolve.isEmpty { deliverPostSolve() }
             let removals = pendingRemovals
             pendingRemovals.removeAll()
             for b in removals where !b.isRemoved { destroy(b) }

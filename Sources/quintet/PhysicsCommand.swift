@@ -81,8 +81,8 @@ struct PhysicsCommand: ParsableCommand {
                 return measured[k - 1]
             }
             let cpuMean = n == 0 ? Double.nan : cpuMeasured / Double(n)
-            let (stability, text) = StabilityMetrics.compute(scene: sc, steps: steps, initial: initial,
-                                                             settled: settled, final: final, contactBegins: begins)
+            let stability = StabilityMetrics.compute(scene: sc, steps: steps, initial: initial,
+                                                     settled: settled, final: final, contactBegins: begins)
             let solverText = "Box2D 2.x structure: \(sc.velocityIterations) velocity iterations (sequential impulses, warm starting, 2-point block solver) + \(sc.positionIterations) position iterations (NGS), 1 sub-step, scene iterations used as given"
             let out: JSONValue = .object([
                 ("engine", .string("quintet-physics2d")),
@@ -104,7 +104,7 @@ struct PhysicsCommand: ParsableCommand {
                     ("n", .int(n)),
                 ])),
                 ("cpu_ms_per_step_mean", .number(cpuMean)),
-                ("stability", stability),
+                ("stability", stability.json),
             ])
             if json {
                 print(out.text)
@@ -116,7 +116,7 @@ struct PhysicsCommand: ParsableCommand {
                          mean, pct(50), pct(95), n == 0 ? .nan : measured[0], n == 0 ? .nan : measured[n - 1], n))
             print(String(format: "cpu/step    mean %.4f ms (thread CPU time, measured steps)", cpuMean))
             print(String(format: "total wall  %.1f ms for %d steps (scene build %.1f ms)", totalMs, steps, buildMs))
-            print("stability   \(text.isEmpty ? "(no metric for this scene)" : text)")
+            print("stability   \(stability.text.isEmpty ? "(no metric for this scene)" : stability.text)")
         }
     }
 }

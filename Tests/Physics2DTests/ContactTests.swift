@@ -60,22 +60,7 @@ import Testing
         #expect(abs(d - 0.5 * a * 4) < 0.25)
     }
 
-    @Test func pyramidOfTwentyRowsStaysStanding() {
-        let (world, _) = worldWithGround()
-        let boxes = addPyramid(world, rows: 20)
-        let start = boxes.map(\.position)
-        for _ in 0..<600 { world.step(dt) }
-        var maxSideways = 0.0, maxDrop = 0.0
-        for (b, p0) in zip(boxes, start) {
-            maxSideways = max(maxSideways, abs(b.position.x - p0.x))
-            maxDrop = max(maxDrop, p0.y - b.position.y)
-        }
-        // SCENES.md: a box fell if it moved sideways or down by more than 0.5 m.
-        #expect(maxSideways < 0.5)
-        #expect(maxDrop < 0.5)
-        #expect(maxSideways < 0.1)   // and in fact it barely moves
-        #expect(boxes.allSatisfy { abs($0.linearVelocity.y) < 0.05 })
-    }
+    // The 20-row pyramid: AcceptanceTests.pyramidOfTwentyRowsStandsBySceneFigures (SCENES.md's figure, 1000 steps).
 
     /// Drops a dynamic shape onto a static shape and returns the resting height of the dynamic body.
     func restHeight(ground: Geometry, falling: Geometry, startY: Double = 2) -> (Double, Body) {
