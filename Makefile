@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo bench-scan bench-cadence fuzz clean
+.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics fuzz clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -39,7 +39,7 @@ bootstrap:
 # Benchmarks, never part of `make test`: the real FFT next to numpy's rfft, tempo
 # estimation next to aubio and librosa on the held-out synthesised set, and the library scan
 # next to mutagen and tinytag, and a 60-minute accelerometer log through `quintet cadence`.
-bench: bench-fft bench-tempo bench-scan bench-cadence
+bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics
 
 bench-fft:
 	bash scripts/bench-fft.sh
@@ -56,6 +56,11 @@ bench-scan:
 # `quintet cadence` on a 60-minute 100 Hz log, whole process (bound: 0.2 s); RUNS (default 10).
 bench-cadence:
 	bash scripts/bench-cadence.sh
+
+# Physics2D next to Box2D 2.4.1, Box2D 3.1.1 and pymunk on ../shared/physics-bench's scenes
+# (REPEAT=3; PHYSICS_BENCH=DIR for another copy of the harness).
+bench-physics:
+	bash scripts/bench-physics.sh
 
 # Fuzz targets for parsers of untrusted bytes (Fuzz/, libFuzzer), never part of `make test`;
 # FUZZ_SECONDS per target (default 60).
