@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import LibraryCore
 import Logging
 import QuintetStore
+import Radio
 import ServiceLifecycle
 
 /// Assembles the Quintet server: database, middleware, every system's routes and the web pages.
@@ -18,6 +19,7 @@ public enum QuintetApplication {
         var registry = MigrationRegistry()
         QuintetStore.registerMigrations(in: &registry)
         CatalogSchema.registerMigrations(in: &registry)
+        RadioSchema.registerMigrations(in: &registry)
         return registry
     }
 
