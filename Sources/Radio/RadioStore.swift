@@ -281,6 +281,16 @@ public struct RadioStore: Sendable {
         }
     }
 
+    /// (Re)computes an episode's waveform peaks from its file (ffmpeg; nothing changes when it
+    /// is missing). For episodes finalised without them, e.g. by a quick recovery at start.
+    public func computePeaks(episodeID: Int64) throws {
+        guard let episode = try episode(id: episodeID) else { throw RadioStoreError.episodeNotFound(episodeID) }
+        guard let peaks = Self.waveformJSON(of: fileURL(of: episode)) else { return }
+        try database.pool.write { db in
+            try db.execute(sql: "UPDATE radio_episodes SET peaks = ? WHERE id = ?", arguments: [peaks, episodeID])
+        }
+    }
+
     /// Puts a recorded episode in the feed (a published one stays as it is).
     @discardableResult
     public func publish(episodeID: Int64, at date: Date = Date()) throws -> RadioEpisode {
