@@ -347,6 +347,8 @@ public struct RadioStore: Sendable {
         public var finalised: [RadioEpisode] = []
         /// Episodes removed because their file was missing or held no audio.
         public var discarded: [RadioEpisode] = []
+        /// Nothing recovered.
+        public init() {}
     }
 
     /// At server start, before any source connects: every episode still `live` was cut off
