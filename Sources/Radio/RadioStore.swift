@@ -142,6 +142,25 @@ public struct RadioStore: Sendable {
         return ok ? show : nil
     }
 
+    /// Whether `key` is `show`'s stream key (constant time, ``keysMatch(_:_:)``).
+    public static func verify(_ show: RadioShow, key: String) -> Bool {
+        keysMatch(key, show.streamKey)
+    }
+
+    /// Gives a show a new stream key (the old one stops working for the next source that
+    /// connects) and returns the show with it.
+    public func resetStreamKey(showID: Int64) throws -> RadioShow {
+        let key = Self.newStreamKey()
+        return try database.pool.write { db in
+            guard var show = try RadioShow.fetchOne(db, key: showID) else {
+                throw RadioStoreError.showNotFound("with id \(showID)")
+            }
+            show.streamKey = key
+            try show.update(db)
+            return show
+        }
+    }
+
     /// Constant-time string equality: every byte of the longer input is looked at whatever
     /// the contents, so the time taken does not reveal how much of a key was right.
     public static func keysMatch(_ given: String, _ expected: String) -> Bool {
@@ -265,6 +284,9 @@ public struct RadioStore: Sendable {
             guard var row = try RadioEpisode.fetchOne(db, key: episode.id) else {
                 throw RadioStoreError.episodeNotFound(episode.id ?? 0)
             }
+            guard row.state == .live else {
+                throw RadioStoreError.wrongState("episode \(row.id ?? 0) is \(row.state.rawValue), not live")
+            }
             let show = try RadioShow.fetchOne(db, key: row.showID)
             row.duration = summary.duration
             row.size = summary.size
@@ -323,6 +345,15 @@ public struct RadioStore: Sendable {
             if let showID { request = request.filter(Column("show_id") == showID) }
             if let states { request = request.filter(states.map(\.rawValue).contains(Column("state"))) }
             return try request.limit(max(0, limit)).fetchAll(db)
+        }
+    }
+
+    /// How many episodes a show has (in the given states; all when nil).
+    public func episodeCount(showID: Int64, states: Set<EpisodeState>? = nil) throws -> Int {
+        try database.pool.read { db in
+            var request = RadioEpisode.filter(Column("show_id") == showID)
+            if let states { request = request.filter(states.map(\.rawValue).contains(Column("state"))) }
+            return try request.fetchCount(db)
         }
     }
 

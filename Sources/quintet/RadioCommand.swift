@@ -9,7 +9,8 @@ struct RadioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "radio",
         abstract: "The radio: shows (mount, stream key, feed) and their episodes.",
-        subcommands: [CreateShow.self, Shows.self, Episodes.self, ImportEpisode.self, Publish.self, DeleteEpisode.self]
+        subcommands: [CreateShow.self, Shows.self, Episodes.self, ImportEpisode.self, Publish.self, DeleteEpisode.self,
+                      ResetKey.self]
     )
 
     /// Where the printed URLs point: `--public-url`, else QUINTET_PUBLIC_URL, else
@@ -227,6 +228,32 @@ struct RadioCommand: ParsableCommand {
             defer { try? database.close() }
             try radioCall { try RadioStore(database: database).deleteEpisode(id: id) }
             print("deleted episode \(id)")
+        }
+    }
+
+    /// `quintet radio reset-key --show ID`.
+    struct ResetKey: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-key",
+            abstract: "Give a show a new stream key (printed once, as by create-show); the old key stops working.")
+        @Option(help: "The show's id.") var show: Int64
+        @OptionGroup var urlOptions: URLOptions
+        @OptionGroup var dataOptions: DataOptions
+        @Flag(help: "Print one compact JSON line, as create-show does.") var json = false
+
+        func run() throws {
+            let base = try urlOptions.base()
+            let database = try dataOptions.openDatabase()
+            defer { try? database.close() }
+            let updated = try radioCall { try RadioStore(database: database).resetStreamKey(showID: show) }
+            let urls = RadioCommand.urls(show: updated, base: base)
+            if json {
+                struct Line: Encodable { let id: Int64; let mount: String; let source_url: String; let key: String; let feed_url: String }
+                try printCompactJSON(Line(id: updated.id!, mount: updated.mount, source_url: urls.icecast, key: updated.streamKey, feed_url: urls.feed))
+            } else {
+                print("new stream key of show \(updated.id!): \(updated.streamKey)   (shown once: keep it)")
+                print("source URL: \(urls.icecast)")
+            }
         }
     }
 

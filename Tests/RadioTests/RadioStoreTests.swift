@@ -93,6 +93,12 @@ struct RadioStoreTests {
         #expect(try f.radio.authenticateSource(mount: "/live/late.mp3", key: String(wrong)) == nil)
         #expect(try f.radio.authenticateSource(mount: "/live/late.mp3", key: "") == nil)
         #expect(try f.radio.authenticateSource(mount: "/live/other.mp3", key: show.streamKey) == nil)
+        #expect(RadioStore.verify(show, key: show.streamKey) && !RadioStore.verify(show, key: String(wrong)))
+        // A new key replaces the old one at once.
+        let reset = try f.radio.resetStreamKey(showID: show.id!)
+        #expect(reset.streamKey != show.streamKey && reset.mount == show.mount)
+        #expect(try f.radio.authenticateSource(mount: "/live/late.mp3", key: show.streamKey) == nil)
+        #expect(try f.radio.authenticateSource(mount: "/live/late.mp3", key: reset.streamKey)?.id == show.id)
     }
 
     @Test("keysMatch is plain equality, whatever the lengths")
@@ -126,6 +132,7 @@ struct RadioStoreTests {
         #expect(abs(done.duration - Double(packets * 1152) / 44100) < 1e-9)
         #expect(done.size == Int64(try Data(contentsOf: source).count))
         #expect(done.state == .published && done.publishedAt != nil && done.endedAt != nil)
+        #expect(try f.radio.episodeCount(showID: show.id!) == 1 && f.radio.episodeCount(showID: show.id!, states: [.recorded]) == 0)
         #expect(done.listens == 2 && done.peakListeners == 7)
         let peaks = try #require(done.waveform)
         #expect(peaks.maxima.count == RadioStore.waveformBuckets)

@@ -264,7 +264,7 @@ public enum RadioRoutes {
 
         func view(of show: RadioShow, viewer: User?, base: String) throws -> ShowView {
             let owner = try UserStore(database: radio.database).find(id: show.ownerID)?.name ?? ""
-            let count = try radio.episodes(showID: show.id!, states: [.published], limit: .max).count
+            let count = try radio.episodeCount(showID: show.id!, states: [.published])
             return ShowView(
                 id: show.id!, slug: show.slug, title: show.title, description: show.description,
                 coverURL: coverURL(of: show, base: base), language: show.language, explicit: show.explicit,
