@@ -455,9 +455,12 @@ public struct RadioStore: Sendable {
         if framing == .mpegAudio, head.count >= 10 {
             tag = declaredID3v2Length(head)
             if tag > head.count {
-                try? handle.seek(toOffset: UInt64(tag))
-                size = Int64(tag)
-                head = []
+                // A tag longer than the first read (a big cover): audio starts after it.
+                guard (try? handle.seek(toOffset: UInt64(tag))) != nil else {
+                    throw RadioStoreError.badAudio("cannot read \(url.path)")
+                }
+                head = [UInt8]((try? handle.read(upToCount: chunkSize)) ?? Data())
+                size = Int64(tag) + Int64(head.count)
             } else {
                 head = Array(head[tag...])
             }

@@ -199,6 +199,28 @@ struct RadioStoreTests {
             let whole = try #require(AudioStreamSummary(bytes: Array(try Data(contentsOf: url)), framing: .mpegAudio))
             #expect(summary.duration == whole.duration)
         }
+        // An ID3v2 tag larger than the 1 MiB first read (a 2 MB cover picture).
+        let picture = f.directory.appendingPathComponent("noise.png")
+        try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=900x900,noise=alls=100:allf=t",
+                                    "-frames:v", "1", picture.path])
+        let tagged = f.directory.appendingPathComponent("tagged.mp3")
+        try Fixtures.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=2", "-i", picture.path,
+                                    "-map", "0:a", "-map", "1:v", "-c:v", "png", "-disposition:v", "attached_pic",
+                                    "-c:a", "libmp3lame", "-b:a", "128k", "-id3v2_version", "3", tagged.path])
+        let taggedBytes = Array(try Data(contentsOf: tagged))
+        let tagLength = AudioStreamSummary.id3v2Length(taggedBytes)
+        #expect(tagLength > 1 << 20)
+        let big = try RadioStore.summarize(fileAt: tagged, contentType: "audio/mpeg")
+        #expect(big.size == Int64(taggedBytes.count))
+        #expect(big.duration == AudioStreamSummary(bytes: taggedBytes, framing: .mpegAudio)?.duration)
+        #expect(abs(big.duration - (try Fixtures.probeDuration(tagged))) < 2e-6)
+
+        // ADTS AAC, as an aac source sends it: 1024 samples a frame.
+        let aac = f.directory.appendingPathComponent("live.aac")
+        _ = try Fixtures.encode("live.aac", in: f.directory, seconds: 3, codec: ["-c:a", "aac", "-b:a", "96k", "-f", "adts"])
+        let adts = try RadioStore.summarize(fileAt: aac, contentType: "audio/aac")
+        #expect(abs(adts.duration - Double(try Fixtures.probeFrameCount(aac) * 1024) / 44100) < 1e-9)
+
         let junk = f.directory.appendingPathComponent("junk.mp3")
         try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 * 7) }).write(to: junk)
         #expect(throws: RadioStoreError.self) { try RadioStore.summarize(fileAt: junk, contentType: "audio/mpeg") }
