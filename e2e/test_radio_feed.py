@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 import subprocess
 from pathlib import Path
 
@@ -150,3 +151,62 @@ def test_cli_refuses_bad_input(server, tmp_path):
     # A fresh folder with no admin says how to get one.
     empty = quintet("radio", "create-show", "--title", "x", "--data", str(tmp_path / "fresh"))
     assert empty.returncode != 0 and "quintet users add" in empty.stderr
+
+
+def test_server_start_recovers_a_cut_recording(tmp_path):
+    """A broadcast cut by a crash (its row still `live`, its file ending mid-frame) becomes an
+    episode when the server starts again: exact duration and size, published, peaks."""
+    import sqlite3
+    import uuid
+
+    from conftest import start_server, stop_server
+
+    data = tmp_path / "data"
+    first = start_server(data, tmp_path / "first.log")
+    try:
+        made = quintet("radio", "create-show", "--title", "Crash Test", "--data", str(data), "--json")
+        assert made.returncode == 0, made.stderr
+        show = json.loads(made.stdout)
+    finally:
+        stop_server(first)
+
+    # What the live side leaves behind after `kill -9`: a `live` row and a file cut mid-frame.
+    stream = tmp_path / "stream.mp3"
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "sine=frequency=500:sample_rate=44100:duration=4", "-ac", "2",
+                    "-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0", "-id3v2_version", "0",
+                    "-f", "mp3", str(stream)], check=True, timeout=60)
+    packets = int(subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "a:0",
+                                  "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", str(stream)],
+                                 check=True, capture_output=True, text=True, timeout=60).stdout.strip())
+    cut = stream.read_bytes()[:-150]
+    with sqlite3.connect(data / "quintet.sqlite") as db:
+        cursor = db.execute(
+            "INSERT INTO radio_episodes (show_id, title, description, state, started_at, duration, file,"
+            " content_type, size, listens, peak_listeners, guid)"
+            " VALUES (?, 'Cut', '', 'live', '2026-11-25 10:00:00.000', 0, '', 'audio/mpeg', 0, 3, 9, ?)",
+            (show["id"], str(uuid.uuid4())))
+        episode_id = cursor.lastrowid
+        relative = f"radio/{show['id']}/{episode_id}.mp3"
+        db.execute("UPDATE radio_episodes SET file = ? WHERE id = ?", (relative, episode_id))
+    (data / relative).parent.mkdir(parents=True, exist_ok=True)
+    (data / relative).write_bytes(cut)
+
+    second = start_server(data, tmp_path / "second.log")
+    try:
+        episode = requests.get(second.url(f"/api/radio/episodes/{episode_id}"), timeout=10).json()
+        assert episode["state"] == "published"
+        assert abs(episode["duration"] - (packets - 1) * 1152 / 44100) < 1e-9
+        assert episode["size"] == len(cut)
+        assert episode["listens"] == 3 and episode["peak_listeners"] == 9
+        assert episode["ended_at"] == "2026-11-25T10:00:04Z"  # start + duration, in whole seconds
+        deadline = time.monotonic() + 30
+        while "peaks" not in episode and time.monotonic() < deadline:
+            time.sleep(0.2)
+            episode = requests.get(second.url(f"/api/radio/episodes/{episode_id}"), timeout=10).json()
+        assert len(episode["peaks"]["maxima"]) == 1000
+        assert "recovered interrupted episode" in second.log()
+        feed = feedparser.parse(requests.get(second.url(f"/radio/feeds/{show['id']}.xml"), timeout=10).content)
+        assert not feed.bozo and [e.title for e in feed.entries] == ["Cut"]
+    finally:
+        stop_server(second)
