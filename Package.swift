@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "QuintetServer",
             dependencies: [
-                "QuintetStore", "AudioCore", "Tempo", "Cadence", "LibraryCore", "MediaTags",
+                "QuintetStore", "AudioCore", "Tempo", "Cadence", "LibraryCore", "MediaTags", "Radio",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -111,7 +111,6 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                "Radio",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -121,7 +120,7 @@ let package = Package(
             name: "quintet",
             dependencies: [
                 "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore",
-                "Physics2D",
+                "Physics2D", "Radio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -135,7 +134,7 @@ let package = Package(
         .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "CadenceTests", dependencies: ["Cadence", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "Physics2DTests", dependencies: ["Physics2D"], swiftSettings: swiftSettings),
-        .testTarget(name: "RadioTests", dependencies: ["Radio"], swiftSettings: swiftSettings),
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "QuintetStore", "AudioCore", grdb], swiftSettings: swiftSettings),
         .testTarget(name: "QuintetStoreTests", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
         .testTarget(
             name: "QuintetServerTests",

@@ -10,7 +10,8 @@ struct Serve: AsyncParsableCommand {
         abstract: "Start the Quintet server (web pages, APIs, metrics) until SIGINT or SIGTERM.",
         discussion: """
         Every option can also be set by an environment variable: QUINTET_HOST, QUINTET_PORT,
-        QUINTET_DATA, QUINTET_WEB, QUINTET_LOG_LEVEL, QUINTET_LIBRARY. Flags win over the environment.
+        QUINTET_DATA, QUINTET_WEB, QUINTET_LOG_LEVEL, QUINTET_LIBRARY,
+        QUINTET_PUBLIC_URL. Flags win over the environment.
         On a first start the user `admin` is created with the password in QUINTET_ADMIN_PASSWORD,
         or a random one printed once. Without --library the demo library is written into the
         data folder and served.
@@ -35,6 +36,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The music folder to serve and scan at start (default: the demo library; env QUINTET_LIBRARY).", valueName: "dir"))
     var library: String?
 
+    @Option(name: .customLong("public-url"),
+            help: ArgumentHelp("The server's public base URL for absolute links in podcast feeds (default: each request's Host; env QUINTET_PUBLIC_URL).", valueName: "url"))
+    var publicURL: String?
+
     @Option(name: .customLong("max-upload-mb"),
             help: ArgumentHelp("Largest audio upload in MiB (default 200; env QUINTET_MAX_UPLOAD_MB).", valueName: "MiB"))
     var maxUploadMB: Int?
@@ -58,6 +63,10 @@ struct Serve: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("port must be between 0 and 65535, not \(port)") }
         let upload = try resolvedMaxUpload()
         guard (1...65_536).contains(upload) else { throw ValidationError("--max-upload-mb must be between 1 and 65536, not \(upload)") }
+        if let url = publicURL ?? Environment.value("QUINTET_PUBLIC_URL"),
+           !(url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://")) || URL(string: url)?.host == nil {
+            throw ValidationError("--public-url must be an http(s) URL like https://radio.example.org, not '\(url)'")
+        }
         if logLevel == nil, let text = Environment.value("QUINTET_LOG_LEVEL"), Logger.Level(rawValue: text) == nil {
             throw ValidationError("QUINTET_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -82,7 +91,8 @@ struct Serve: AsyncParsableCommand {
             logLevel: level,
             maxUploadBytes: try resolvedMaxUpload() * 1_048_576,
             libraryDirectory: (library ?? Environment.value("QUINTET_LIBRARY")).map { URL(fileURLWithPath: $0).standardizedFileURL },
-            adminPassword: Environment.value("QUINTET_ADMIN_PASSWORD")
+            adminPassword: Environment.value("QUINTET_ADMIN_PASSWORD"),
+            publicURL: publicURL ?? Environment.value("QUINTET_PUBLIC_URL")
         )
         if let folder = config.libraryDirectory {
             var isFolder: ObjCBool = false

@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 import LibraryCore
 import Logging
 import QuintetStore
+import Radio
 import ServiceLifecycle
 
 /// Assembles the Quintet server: database, middleware, every system's routes and the web pages.
@@ -19,6 +20,7 @@ public enum QuintetApplication {
         var registry = MigrationRegistry()
         QuintetStore.registerMigrations(in: &registry)
         CatalogSchema.registerMigrations(in: &registry)
+        RadioSchema.registerMigrations(in: &registry)
         return registry
     }
 
@@ -37,11 +39,13 @@ public enum QuintetApplication {
     }
 
     /// The router: middleware, API routes and static pages. `library` serves the music
-    /// library (none: its routes answer 404); `auth` checks users (a default one if nil).
+    /// library (none: its routes answer 404); `auth` checks users (a default one if nil);
+    /// `publicURL` is the base of absolute URLs in podcast feeds (else the request's Host).
     public static func makeRouter(database: QuintetDatabase, webDirectory: URL,
                                   maxUploadBytes: Int = TempoRoutes.maxUploadBytes,
                                   library: LibraryService? = nil,
-                                  auth: Authenticator? = nil) -> Router<BasicRequestContext> {
+                                  auth: Authenticator? = nil,
+                                  publicURL: String? = nil) -> Router<BasicRequestContext> {
         PrometheusMetrics.bootstrap()
         let router = Router()
         router.middlewares.add(RequestLogMiddleware(.info))
@@ -56,6 +60,7 @@ public enum QuintetApplication {
         RunnerRoutes.addCadence(to: router, maxUploadBytes: maxUploadBytes, limiter: limiter)
         let auth = auth ?? Authenticator(database: database)
         SessionRoutes.add(to: router, auth: auth)
+        RadioRoutes.add(to: router, radio: RadioStore(database: database), auth: auth, publicURL: publicURL)
         if let library {
             let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)
             LibraryRoutes.add(to: router, library: library, auth: auth, media: media)
@@ -88,10 +93,12 @@ public enum QuintetApplication {
         if let password = try createFirstAdmin(users: auth.users, password: configuration.adminPassword) {
             onAdminCreated(password)
         }
+        RadioRecovery.run(RadioStore(database: database), logger: logger)
         let library = LibraryService(database: database, libraryDirectory: configuration.libraryDirectory, logger: logger)
         let radio = LiveRadio(directory: makeRadioDirectory(database: database), logger: logger)
         let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
-                                maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth)
+                                maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
+                                publicURL: configuration.publicURL)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
         library.start()
         return Application(
@@ -125,7 +132,7 @@ extension QuintetApplication {
 
     /// The shows the live server streams: from the shared database.
     static func makeRadioDirectory(database: QuintetDatabase) -> any RadioDirectory {
-        MemoryRadioDirectory(directory: database.directory)
+        StoreRadioDirectory(store: RadioStore(database: database))
     }
 }
 

@@ -19,10 +19,14 @@ public struct ServerConfiguration: Sendable {
     public var libraryDirectory: URL?
     /// The password of the `admin` user created on a first start; nil makes a random one.
     public var adminPassword: String?
+    /// The server's public base URL (`https://radio.example.org`), for absolute links in
+    /// podcast feeds and printed source URLs; nil uses each request's Host.
+    public var publicURL: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, webDirectory: URL,
                 logLevel: Logger.Level = .info, maxUploadBytes: Int = TempoRoutes.maxUploadBytes,
-                libraryDirectory: URL? = nil, adminPassword: String? = nil) {
+                libraryDirectory: URL? = nil, adminPassword: String? = nil, publicURL: String? = nil) {
+        self.publicURL = publicURL
         self.libraryDirectory = libraryDirectory
         self.adminPassword = adminPassword
         self.host = host

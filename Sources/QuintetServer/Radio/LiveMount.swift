@@ -62,6 +62,7 @@ final class LiveMount: @unchecked Sendable {
     /// Connected listeners now, and the most at once.
     var listenerCount: Int { listeners.count }
     private(set) var peakListeners = 0
+    private var peakDirty = false
     private(set) var listens = 0
     private var source: (any Channel)?
     private var graceStart: NIODeadline?
@@ -168,8 +169,12 @@ final class LiveMount: @unchecked Sendable {
                                 icy: wantsMetadata ? IcyInterleaver(metaint: metaint, startingAt: start) : nil)
         listeners[id] = listener
         listens += 1
-        peakListeners = max(peakListeners, listeners.count)
         radio.listenerAdded()
+        if let episode { radio.listenCounted(episode) }
+        if listeners.count > peakListeners {
+            peakListeners = listeners.count
+            peakDirty = true
+        }
         let head = ByteBuffer(string: listenerHead(metadata: wantsMetadata))
         channel.closeFuture.whenComplete { [weak self] _ in
             guard let self else { return }
@@ -248,7 +253,7 @@ final class LiveMount: @unchecked Sendable {
         }
         guard !out.isEmpty || closing else { return }
         let batch = out
-        let write = {
+        let write: @Sendable () -> Void = {
             for b in batch { channel.write(b, promise: nil) }
             if closing {
                 channel.writeAndFlush(ByteBuffer()).whenComplete { _ in channel.close(promise: nil) }
@@ -283,6 +288,10 @@ final class LiveMount: @unchecked Sendable {
             fillSilence(elapsed: elapsed)
         }
         for listener in listeners.values { serve(listener) }
+        if peakDirty, let episode {
+            peakDirty = false
+            radio.peakReached(episode, listeners: peakListeners)
+        }
     }
 
     /// Appends the silence frames owed for `elapsed` of grace period (real time).

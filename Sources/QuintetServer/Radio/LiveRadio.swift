@@ -85,6 +85,24 @@ final class LiveRadio: Sendable {
         }
     }
 
+    /// Reports a listen of `episode` (off the event loop, in order).
+    func listenCounted(_ episode: LiveEpisode) {
+        finishQueue.async { [directory, logger] in
+            do { try directory.countListen(episode) } catch {
+                logger.warning("could not count a radio listen", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Reports a new listener peak of `episode` (off the event loop, in order).
+    func peakReached(_ episode: LiveEpisode, listeners: Int) {
+        finishQueue.async { [directory, logger] in
+            do { try directory.recordPeak(episode, listeners: listeners) } catch {
+                logger.warning("could not record a radio listener peak", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
     func episodeEnded(_ episode: LiveEpisode, bytes: Int64, listens: Int, peakListeners: Int) {
         do {
             try directory.endEpisode(episode, at: Date(), bytes: bytes, listens: listens, peakListeners: peakListeners)

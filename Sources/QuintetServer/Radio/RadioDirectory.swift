@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import Radio
 
 /// A show as the live server needs it: who may stream to which mount, and where it goes after.
 struct LiveShow: Sendable, Hashable {
@@ -35,8 +36,45 @@ protocol RadioDirectory: Sendable {
     /// Starts an episode of `show` now; its recording goes to the returned file (the folder is
     /// created by the caller).
     func startEpisode(show: LiveShow, contentType: String, at date: Date) throws -> LiveEpisode
+    /// A listener joined the live `episode`.
+    func countListen(_ episode: LiveEpisode) throws
+    /// `episode` reached a new peak of `listeners` at once.
+    func recordPeak(_ episode: LiveEpisode, listeners: Int) throws
     /// Ends `episode`: the recording is complete (`bytes` long), with these listener figures.
     func endEpisode(_ episode: LiveEpisode, at date: Date, bytes: Int64, listens: Int, peakListeners: Int) throws
+}
+
+/// The live server's view of ``RadioStore`` (the shared database): shows by mount, episodes
+/// started as `live` and finished (exact duration, size, waveform peaks, published as the show
+/// says) when the broadcast ends. A recording with no audio frame is deleted.
+struct StoreRadioDirectory: RadioDirectory {
+    let store: RadioStore
+
+    func show(mount: String) throws -> LiveShow? {
+        guard let show = try store.show(mount: mount), let id = show.id else { return nil }
+        return LiveShow(id: id, title: show.title, mount: show.mount, streamKey: show.streamKey,
+                        fallbackMount: show.fallbackMount)
+    }
+
+    func startEpisode(show: LiveShow, contentType: String, at date: Date) throws -> LiveEpisode {
+        let episode = try store.startEpisode(showID: show.id, contentType: contentType, at: date)
+        return LiveEpisode(id: episode.id!, file: store.fileURL(of: episode))
+    }
+
+    func countListen(_ episode: LiveEpisode) throws { try store.countListen(episodeID: episode.id) }
+
+    func recordPeak(_ episode: LiveEpisode, listeners: Int) throws {
+        try store.recordListeners(episodeID: episode.id, current: listeners)
+    }
+
+    func endEpisode(_ episode: LiveEpisode, at date: Date, bytes: Int64, listens: Int, peakListeners: Int) throws {
+        try store.recordListeners(episodeID: episode.id, current: peakListeners)
+        do {
+            _ = try store.finishEpisode(id: episode.id, endedAt: date)
+        } catch RadioStoreError.badAudio {
+            try store.deleteEpisode(id: episode.id)
+        }
+    }
 }
 
 /// Shows kept in memory, for in-process tests: episodes are numbered from 1 and recorded under
@@ -55,6 +93,8 @@ final class MemoryRadioDirectory: RadioDirectory {
         var nextEpisode: Int64 = 1
         var started: [LiveEpisode] = []
         var ended: [Ended] = []
+        var listens: [Int64: Int] = [:]
+        var peaks: [Int64: Int] = [:]
     }
 
     private let state = NIOLockedValueBox(State())
@@ -85,6 +125,15 @@ final class MemoryRadioDirectory: RadioDirectory {
             state.started.append(episode)
             return episode
         }
+    }
+
+    /// Listens and peaks reported while live, by episode id.
+    var liveFigures: (listens: [Int64: Int], peaks: [Int64: Int]) { state.withLockedValue { ($0.listens, $0.peaks) } }
+
+    func countListen(_ episode: LiveEpisode) throws { state.withLockedValue { $0.listens[episode.id, default: 0] += 1 } }
+
+    func recordPeak(_ episode: LiveEpisode, listeners: Int) throws {
+        state.withLockedValue { $0.peaks[episode.id] = max($0.peaks[episode.id] ?? 0, listeners) }
     }
 
     func endEpisode(_ episode: LiveEpisode, at date: Date, bytes: Int64, listens: Int, peakListeners: Int) throws {

@@ -1,0 +1,521 @@
+import AudioCore
+import Foundation
+import GRDB
+import QuintetStore
+
+/// The radio's shows and episodes in the shared database, and the episode files under the
+/// data folder (`DATA/radio/<show id>/<episode id>.mp3`). The server (sources, listeners,
+/// podcast routes) and the CLI share it.
+///
+/// Every call reads the database afresh (no cache), so a show created by `quintet radio
+/// create-show` is found by a server already running on the same data folder the next time
+/// a source connects. Calls are synchronous and may block on SQLite (and, for
+/// ``finishEpisode(id:endedAt:computePeaks:)``, on reading and decoding the file): call them
+/// off event loops.
+///
+/// ```swift
+/// let radio = RadioStore(database: database)
+/// let show = try radio.createShow(owner: admin.id!, RadioStore.NewShow(title: "Morning"))
+/// // a source connects to show.mount with user "source" and password show.streamKey:
+/// guard let show = try radio.authenticateSource(mount: "/live/morning.mp3", key: password) else { … }
+/// let episode = try radio.startEpisode(showID: show.id!)
+/// // … append the broadcast's bytes to radio.fileURL(of: episode) …
+/// let done = try radio.finishEpisode(id: episode.id!)   // exact duration, size, peaks; published
+/// ```
+public struct RadioStore: Sendable {
+    /// The database (and through it the data folder).
+    public let database: QuintetDatabase
+
+    /// Every mount lives under this path: `/live/<slug>.mp3`. The app's own routes are
+    /// `/api/…`, `/rest/…`, `/radio/…`, `/metrics`, `/status-json.xsl`, `/admin/…` and the
+    /// pages of `Web/` (none named `live`), so a mount never shadows one of them.
+    public static let mountPrefix = "/live/"
+    /// Default longest broadcast: 4 hours.
+    public static let defaultMaxEpisodeSeconds = 4 * 3600
+    /// Bytes of randomness in a stream key (160 bits, 40 hex digits).
+    public static let streamKeyBytes = 20
+    /// Buckets of the waveform peaks computed for each episode.
+    public static let waveformBuckets = 1000
+
+    /// A store on `database` (opened with ``RadioSchema`` migrations applied).
+    public init(database: QuintetDatabase) {
+        self.database = database
+    }
+
+    /// The data folder.
+    public var dataDirectory: URL { database.directory }
+
+    // MARK: shows
+
+    /// What a new show says; only the title is required.
+    public struct NewShow: Sendable, Equatable {
+        public var title: String
+        public var description: String
+        public var cover: String?
+        public var language: String
+        public var explicit: Bool
+        public var location: String?
+        public var publishAutomatically: Bool
+        public var maxEpisodeSeconds: Int
+        public var fallbackMount: String?
+
+        /// A new show's fields, with defaults for all but the title.
+        public init(title: String, description: String = "", cover: String? = nil, language: String = "en",
+                    explicit: Bool = false, location: String? = nil, publishAutomatically: Bool = true,
+                    maxEpisodeSeconds: Int = RadioStore.defaultMaxEpisodeSeconds, fallbackMount: String? = nil) {
+            self.title = title
+            self.description = description
+            self.cover = cover
+            self.language = language
+            self.explicit = explicit
+            self.location = location
+            self.publishAutomatically = publishAutomatically
+            self.maxEpisodeSeconds = maxEpisodeSeconds
+            self.fallbackMount = fallbackMount
+        }
+    }
+
+    /// Creates a show owned by user `owner`, with a slug and mount from the title (`-2`, `-3`…
+    /// appended when taken) and a fresh stream key (in the returned show's ``RadioShow/streamKey``).
+    /// Throws ``RadioStoreError/ownerNotFound(_:)`` or ``RadioStoreError/invalid(_:)``.
+    public func createShow(owner: Int64, _ new: NewShow) throws -> RadioShow {
+        let title = new.title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !title.isEmpty else { throw RadioStoreError.invalid("a show needs a title") }
+        guard title.count <= 200 else { throw RadioStoreError.invalid("a show title has at most 200 characters") }
+        guard new.maxEpisodeSeconds > 0 else { throw RadioStoreError.invalid("the longest episode must be positive") }
+        let language = new.language.trimmingCharacters(in: .whitespaces)
+        guard !language.isEmpty, language.count <= 35,
+              language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+        else { throw RadioStoreError.invalid("language must be a tag like en or it-IT") }
+        if let fallback = new.fallbackMount, !Self.isMount(fallback) {
+            throw RadioStoreError.invalid("a fallback mount is a path under \(Self.mountPrefix)")
+        }
+        let base = Self.slug(title)
+        let key = Self.newStreamKey()
+        return try database.pool.write { db in
+            guard try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [owner]) != nil else {
+                throw RadioStoreError.ownerNotFound(owner)
+            }
+            var slug = base
+            var n = 1
+            while try RadioShow.filter(Column("slug") == slug).fetchCount(db) > 0 {
+                n += 1
+                slug = "\(base)-\(n)"
+            }
+            var show = RadioShow(
+                id: nil, ownerID: owner, slug: slug, title: title, description: new.description,
+                cover: new.cover?.isEmpty == true ? nil : new.cover, language: language, explicit: new.explicit,
+                location: new.location?.isEmpty == true ? nil : new.location, streamKey: key,
+                mount: "\(Self.mountPrefix)\(slug).mp3", publishAutomatically: new.publishAutomatically,
+                maxEpisodeSeconds: new.maxEpisodeSeconds, fallbackMount: new.fallbackMount, createdAt: Date())
+            try show.insert(db)
+            return show
+        }
+    }
+
+    /// The show with this id, or nil.
+    public func show(id: Int64) throws -> RadioShow? {
+        try database.pool.read { db in try RadioShow.fetchOne(db, key: id) }
+    }
+
+    /// The show on this mount (exact path, e.g. `/live/morning.mp3`), or nil.
+    public func show(mount: String) throws -> RadioShow? {
+        try database.pool.read { db in try RadioShow.filter(Column("mount") == mount).fetchOne(db) }
+    }
+
+    /// Every show (or those of one owner), oldest first.
+    public func shows(owner: Int64? = nil) throws -> [RadioShow] {
+        try database.pool.read { db in
+            var request = RadioShow.order(Column("id"))
+            if let owner { request = request.filter(Column("owner_id") == owner) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    /// The show on `mount` when `key` is its stream key, else nil. The key comparison takes
+    /// the same time wherever the first difference is (``keysMatch(_:_:)``); an unknown mount
+    /// is compared against a dummy key so it costs as much as a wrong key.
+    public func authenticateSource(mount: String, key: String) throws -> RadioShow? {
+        let show = try self.show(mount: mount)
+        let expected = show?.streamKey ?? String(repeating: "0", count: 2 * Self.streamKeyBytes)
+        let ok = Self.keysMatch(key, expected)
+        return ok ? show : nil
+    }
+
+    /// Constant-time string equality: every byte of the longer input is looked at whatever
+    /// the contents, so the time taken does not reveal how much of a key was right.
+    public static func keysMatch(_ given: String, _ expected: String) -> Bool {
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count) | (a.count == b.count ? 0 : 1)
+        let n = max(a.count, b.count)
+        for i in 0..<n {
+            let x = i < a.count ? a[i] : 0
+            let y = i < b.count ? b[i] : 0
+            difference |= x ^ y
+        }
+        return difference == 0
+    }
+
+    /// A new stream key: ``streamKeyBytes`` bytes from the system's secure generator, in hex.
+    public static func newStreamKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<streamKeyBytes).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return String(byte, radix: 16).leftPadded(to: 2)
+        }.joined()
+    }
+
+    /// A URL-safe slug of `title`: ASCII letters and digits lowercased, other runs turned into
+    /// one `-`, at most 48 characters; `show` when nothing is left.
+    public static func slug(_ title: String) -> String {
+        var out = ""
+        var dash = false
+        let folded = title.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
+        for scalar in folded.unicodeScalars {
+            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) {
+                if dash, !out.isEmpty { out.append("-") }
+                dash = false
+                out.unicodeScalars.append(scalar)
+                if out.count >= 48 { break }
+            } else {
+                dash = true
+            }
+        }
+        out = out.lowercased()
+        return out.isEmpty ? "show" : out
+    }
+
+    /// Whether `path` is a well-formed mount: `/live/` then a non-empty name of letters,
+    /// digits, `-`, `_` and `.`.
+    public static func isMount(_ path: String) -> Bool {
+        guard path.hasPrefix(mountPrefix) else { return false }
+        let name = path.dropFirst(mountPrefix.count)
+        return !name.isEmpty && name.count <= 100 && name.allSatisfy {
+            $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".")
+        }
+    }
+
+    // MARK: episodes
+
+    /// Starts a live episode of show `showID`: a row in state `live` with a fresh guid and its
+    /// file path (the folder is created; the file is not). The title defaults to the show's
+    /// title and the UTC start time. Write the broadcast to ``fileURL(of:)``.
+    public func startEpisode(showID: Int64, title: String? = nil, description: String = "",
+                             contentType: String = "audio/mpeg", at start: Date = Date()) throws -> RadioEpisode {
+        try newEpisode(showID: showID, title: title, description: description, contentType: contentType,
+                       state: .live, start: start)
+    }
+
+    private func newEpisode(showID: Int64, title: String?, description: String, contentType: String,
+                            state: EpisodeState, start: Date) throws -> RadioEpisode {
+        let episode: RadioEpisode = try database.pool.write { db in
+            guard let show = try RadioShow.fetchOne(db, key: showID) else {
+                throw RadioStoreError.showNotFound("with id \(showID)")
+            }
+            let chosen = title?.trimmingCharacters(in: .whitespacesAndNewlines)
+            var episode = RadioEpisode(
+                id: nil, showID: showID,
+                title: (chosen?.isEmpty ?? true) ? "\(show.title) — \(Self.stamp(start))" : chosen!,
+                description: description, state: state, startedAt: start, endedAt: nil, publishedAt: nil,
+                duration: 0, file: "", contentType: contentType, size: 0, listens: 0, peakListeners: 0,
+                peaks: nil, guid: UUID().uuidString.lowercased())
+            try episode.insert(db)
+            let ext = AudioFraming(contentType: contentType) == .adts ? "aac" : "mp3"
+            episode.file = "radio/\(showID)/\(episode.id!).\(ext)"
+            try episode.update(db)
+            return episode
+        }
+        try FileManager.default.createDirectory(at: fileURL(of: episode).deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
+        return episode
+    }
+
+    /// The episode's audio file on disk.
+    public func fileURL(of episode: RadioEpisode) -> URL {
+        dataDirectory.appendingPathComponent(episode.file)
+    }
+
+    /// Records a live episode's progress (duration and bytes written so far), for status pages.
+    public func updateLiveEpisode(id: Int64, duration: Double, size: Int64) throws {
+        try database.pool.write { db in
+            try db.execute(sql: "UPDATE radio_episodes SET duration = ?, size = ? WHERE id = ? AND state = 'live'",
+                           arguments: [duration, size, id])
+        }
+    }
+
+    /// Ends a live episode: reads its file for the exact duration (frame count) and size,
+    /// computes waveform peaks when `computePeaks` (ffmpeg; nil if it is missing), and sets the
+    /// state to `published` (or `recorded` when the show does not publish automatically).
+    /// A file with no audio frames throws ``RadioStoreError/badAudio(_:)`` and leaves the
+    /// episode live: delete it with ``deleteEpisode(id:)``.
+    @discardableResult
+    public func finishEpisode(id: Int64, endedAt: Date = Date(), computePeaks: Bool = true) throws -> RadioEpisode {
+        guard let episode = try episode(id: id) else { throw RadioStoreError.episodeNotFound(id) }
+        guard episode.state == .live else {
+            throw RadioStoreError.wrongState("episode \(id) is \(episode.state.rawValue), not live")
+        }
+        return try finalise(episode, endedAt: endedAt, computePeaks: computePeaks)
+    }
+
+    private func finalise(_ episode: RadioEpisode, endedAt: Date?, computePeaks: Bool) throws -> RadioEpisode {
+        let url = fileURL(of: episode)
+        let summary = try Self.summarize(fileAt: url, contentType: episode.contentType)
+        let peaks = computePeaks ? Self.waveformJSON(of: url) : nil
+        return try database.pool.write { db in
+            guard var row = try RadioEpisode.fetchOne(db, key: episode.id) else {
+                throw RadioStoreError.episodeNotFound(episode.id ?? 0)
+            }
+            let show = try RadioShow.fetchOne(db, key: row.showID)
+            row.duration = summary.duration
+            row.size = summary.size
+            row.endedAt = endedAt ?? row.startedAt.addingTimeInterval(summary.duration)
+            if let peaks { row.peaks = peaks }
+            if show?.publishAutomatically ?? true {
+                row.state = .published
+                row.publishedAt = row.endedAt
+            } else {
+                row.state = .recorded
+            }
+            try row.update(db)
+            return row
+        }
+    }
+
+    /// (Re)computes an episode's waveform peaks from its file (ffmpeg; nothing changes when it
+    /// is missing). For episodes finalised without them, e.g. by a quick recovery at start.
+    public func computePeaks(episodeID: Int64) throws {
+        guard let episode = try episode(id: episodeID) else { throw RadioStoreError.episodeNotFound(episodeID) }
+        guard let peaks = Self.waveformJSON(of: fileURL(of: episode)) else { return }
+        try database.pool.write { db in
+            try db.execute(sql: "UPDATE radio_episodes SET peaks = ? WHERE id = ?", arguments: [peaks, episodeID])
+        }
+    }
+
+    /// Puts a recorded episode in the feed (a published one stays as it is).
+    @discardableResult
+    public func publish(episodeID: Int64, at date: Date = Date()) throws -> RadioEpisode {
+        try database.pool.write { db in
+            guard var episode = try RadioEpisode.fetchOne(db, key: episodeID) else {
+                throw RadioStoreError.episodeNotFound(episodeID)
+            }
+            switch episode.state {
+            case .live: throw RadioStoreError.wrongState("episode \(episodeID) is still live")
+            case .published: return episode
+            case .recorded:
+                episode.state = .published
+                episode.publishedAt = date
+                try episode.update(db)
+                return episode
+            }
+        }
+    }
+
+    /// The episode with this id, or nil.
+    public func episode(id: Int64) throws -> RadioEpisode? {
+        try database.pool.read { db in try RadioEpisode.fetchOne(db, key: id) }
+    }
+
+    /// Episodes, newest start first: of one show or of all, in the given states (all when
+    /// nil), at most `limit`.
+    public func episodes(showID: Int64? = nil, states: Set<EpisodeState>? = nil, limit: Int = 50) throws -> [RadioEpisode] {
+        try database.pool.read { db in
+            var request = RadioEpisode.order(Column("started_at").desc, Column("id").desc)
+            if let showID { request = request.filter(Column("show_id") == showID) }
+            if let states { request = request.filter(states.map(\.rawValue).contains(Column("state"))) }
+            return try request.limit(max(0, limit)).fetchAll(db)
+        }
+    }
+
+    /// Adds one listen to an episode (a live listener connecting, or a download starting).
+    public func countListen(episodeID: Int64) throws {
+        try database.pool.write { db in
+            try db.execute(sql: "UPDATE radio_episodes SET listens = listens + 1 WHERE id = ?", arguments: [episodeID])
+        }
+    }
+
+    /// Raises the episode's peak listeners to `current` if it is higher.
+    public func recordListeners(episodeID: Int64, current: Int) throws {
+        try database.pool.write { db in
+            try db.execute(sql: "UPDATE radio_episodes SET peak_listeners = MAX(peak_listeners, ?) WHERE id = ?",
+                           arguments: [current, episodeID])
+        }
+    }
+
+    /// What ``recoverInterruptedEpisodes(computePeaks:)`` did.
+    public struct Recovery: Sendable, Equatable {
+        /// Episodes finalised from their files.
+        public var finalised: [RadioEpisode] = []
+        /// Episodes removed because their file was missing or held no audio.
+        public var discarded: [RadioEpisode] = []
+    }
+
+    /// At server start, before any source connects: every episode still `live` was cut off
+    /// (crash, `kill -9`). Each is finalised from its file on disk (exact duration and size,
+    /// end time = start + duration, peaks) and published or recorded as its show says; one
+    /// whose file is missing or holds no audio frame is deleted.
+    public func recoverInterruptedEpisodes(computePeaks: Bool = true) throws -> Recovery {
+        var recovery = Recovery()
+        for episode in try episodes(states: [.live], limit: .max) {
+            do {
+                recovery.finalised.append(try finalise(episode, endedAt: nil, computePeaks: computePeaks))
+            } catch RadioStoreError.badAudio {
+                try deleteEpisode(id: episode.id!)
+                recovery.discarded.append(episode)
+            }
+        }
+        return recovery
+    }
+
+    /// Deletes an episode and its file (a missing file is not an error).
+    public func deleteEpisode(id: Int64) throws {
+        guard let episode = try episode(id: id) else { throw RadioStoreError.episodeNotFound(id) }
+        try database.pool.write { db in _ = try RadioEpisode.deleteOne(db, key: id) }
+        try? FileManager.default.removeItem(at: fileURL(of: episode))
+    }
+
+    /// Imports an existing recording (MP3 or ADTS AAC) as a finished episode of show `showID`:
+    /// the file is copied to the episode's place, measured and (by the show's rule, or
+    /// `publish` when given) published. The start time is the file's modification time
+    /// minus its duration.
+    public func importEpisode(showID: Int64, file source: URL, title: String? = nil, description: String = "",
+                              publish: Bool? = nil, computePeaks: Bool = true) throws -> RadioEpisode {
+        let contentType = source.pathExtension.lowercased() == "aac" ? "audio/aac" : "audio/mpeg"
+        let summary = try Self.summarize(fileAt: source, contentType: contentType)
+        let modified = (try? source.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? Date()
+        let start = modified.addingTimeInterval(-summary.duration)
+        let episode = try newEpisode(showID: showID, title: title ?? source.deletingPathExtension().lastPathComponent,
+                                     description: description, contentType: contentType, state: .live, start: start)
+        do {
+            try FileManager.default.copyItem(at: source, to: fileURL(of: episode))
+            var done = try finalise(episode, endedAt: modified, computePeaks: computePeaks)
+            if let publish, publish != (done.state == .published) {
+                try database.pool.write { db in
+                    done.state = publish ? .published : .recorded
+                    done.publishedAt = publish ? modified : nil
+                    try done.update(db)
+                }
+            }
+            return done
+        } catch {
+            try? deleteEpisode(id: episode.id!)
+            throw error
+        }
+    }
+
+    // MARK: files
+
+    /// A file's exact audio duration (the frame scanner's count of samples, the Xing/Info frame,
+    /// a leading ID3v2 tag and a cut-off last frame excluded, as ``AudioStreamSummary``) and its
+    /// size, read in pieces so long recordings never sit in memory whole.
+    /// Throws ``RadioStoreError/badAudio(_:)`` when the file cannot be read or has no frame.
+    public static func summarize(fileAt url: URL, contentType: String) throws -> (duration: Double, size: Int64) {
+        var framing = AudioFraming(contentType: contentType)
+        if framing == .none { framing = .mpegAudio }
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw RadioStoreError.badAudio("cannot read \(url.path)")
+        }
+        defer { try? handle.close() }
+        let chunkSize = 1 << 20
+        var head = [UInt8]((try? handle.read(upToCount: chunkSize)) ?? Data())
+        var size = Int64(head.count)
+        var tag = 0
+        if framing == .mpegAudio, head.count >= 10 {
+            tag = declaredID3v2Length(head)
+            if tag > head.count {
+                try? handle.seek(toOffset: UInt64(tag))
+                size = Int64(tag)
+                head = []
+            } else {
+                head = Array(head[tag...])
+            }
+        }
+        // `head` now starts at file offset `tag`; frame offsets are relative to it.
+        var scanner = AudioFrameScanner(framing: framing)
+        var seconds = 0.0
+        var frames = 0
+        var first: AudioFrame?
+        var last: AudioFrame?
+        var xingChecked = framing != .mpegAudio
+        var xingSeconds = 0.0
+        func take(_ found: [AudioFrame], window: [UInt8]) {
+            for frame in found {
+                if first == nil { first = frame }
+                seconds += Double(frame.samples) / Double(frame.sampleRate)
+                frames += 1
+                last = frame
+            }
+            if !xingChecked, let f = first, Int(f.offset) + f.length <= window.count {
+                xingChecked = true
+                if AudioStreamSummary.isXingFrame(window, at: Int(f.offset)) {
+                    xingSeconds = Double(f.samples) / Double(f.sampleRate)
+                }
+            }
+        }
+        take(scanner.append(head), window: head)
+        let firstWindow = head
+        head = []
+        while let data = try? handle.read(upToCount: chunkSize), !data.isEmpty {
+            size += Int64(data.count)
+            take(scanner.append(data), window: firstWindow)
+        }
+        take(scanner.finish(), window: firstWindow)
+        if let l = last, Int64(tag) + l.offset + Int64(l.length) > size {
+            seconds -= Double(l.samples) / Double(l.sampleRate)  // cut short by the crash
+            frames -= 1
+        }
+        if xingSeconds > 0 { seconds -= xingSeconds; frames -= 1 }
+        guard frames > 0 else { throw RadioStoreError.badAudio("no audio frames in \(url.lastPathComponent)") }
+        return (seconds, size)
+    }
+
+    /// The full size an ID3v2 header at the start of `bytes` declares (header, body, footer),
+    /// or 0 — unlike ``AudioStreamSummary/id3v2Length(_:)`` not clamped to the bytes at hand.
+    static func declaredID3v2Length(_ bytes: [UInt8]) -> Int {
+        let inHand = AudioStreamSummary.id3v2Length(bytes)
+        guard inHand > 0 else { return 0 }
+        let size = Int(bytes[6]) << 21 | Int(bytes[7]) << 14 | Int(bytes[8]) << 7 | Int(bytes[9])
+        return 10 + size + (bytes[5] & 0x10 != 0 ? 10 : 0)
+    }
+
+    /// Waveform peaks (``waveformBuckets`` buckets, AudioCore's `WaveformPeaks`) of an audio
+    /// file decoded by ffmpeg at 8 kHz mono, as JSON; nil when ffmpeg is missing or fails.
+    /// Memory stays small: each run of 32 samples is reduced to its minimum and maximum first.
+    public static func waveformJSON(of url: URL) -> String? {
+        guard let decoder = try? FFmpegDecoder() else { return nil }
+        var minima: [Float] = [], maxima: [Float] = []
+        do {
+            try decoder.stream(url, options: .mono(sampleRate: 8000)) { buffer in
+                let samples = buffer.samples
+                var i = 0
+                while i < samples.count {
+                    let run = samples[i..<min(i + 32, samples.count)]
+                    minima.append(run.min()!)
+                    maxima.append(run.max()!)
+                    i += 32
+                }
+            }
+        } catch {
+            return nil
+        }
+        let low = WaveformPeaks(samples: minima, bucketCount: waveformBuckets)
+        let high = WaveformPeaks(samples: maxima, bucketCount: waveformBuckets)
+        var peaks = low
+        peaks.maxima = high.maxima
+        guard let json = try? JSONEncoder().encode(peaks) else { return nil }
+        return String(decoding: json, as: UTF8.self)
+    }
+
+    private static func stamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return formatter.string(from: date)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
