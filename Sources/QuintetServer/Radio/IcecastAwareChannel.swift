@@ -209,7 +209,9 @@ final class IcecastSniffer<Inner: ServerChildChannel>: ChannelInboundHandler, Re
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if state != .handedOver, let event = event as? ChannelEvent, event == .inputClosed {
+        // A connection that has not sent its first request when the server shuts down (or
+        // half-closed before it) is closed; after the hand-over, events go to the new owner.
+        if state != .handedOver, event is ChannelShouldQuiesceEvent || (event as? ChannelEvent) == .inputClosed {
             timeout?.cancel()
             promise.fail(ChannelError.inputClosed)
             context.close(promise: nil)
