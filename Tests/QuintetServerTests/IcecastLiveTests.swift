@@ -166,4 +166,45 @@ struct IcecastLiveTests {
             #expect(eof && elapsed >= 0.4 && elapsed < 3)
         }
     }
+
+    @Test("a listener that stops reading is dropped once it lags; a reading listener gets every byte meanwhile")
+    func slowListenerDropped() async throws {
+        try await RadioTestServer.run(configure: { $0.gracePeriod = .zero; $0.slowListenerSeconds = 1 }) { server in
+            let mp3 = try makeMP3(seconds: 60, in: server.data.appendingPathComponent("fixtures"))
+            let port = server.port
+            let (source, _) = try await blocking { try server.connectSource() }
+            source.send(Array(mp3[..<16_000]))
+            let (slow, slowHead) = try await blocking { () -> (RawClient, String) in
+                let client = try RawClient(port: port, receiveBuffer: 4096)
+                client.send("GET /live/test.mp3 HTTP/1.0\r\n\r\n")
+                return (client, client.receiveHead().head)
+            }
+            #expect(slowHead.hasPrefix("HTTP/1.0 200 OK"))
+            let (fast, fastHead, fastFirst) = try await blocking { () -> (RawClient, String, [UInt8]) in
+                let client = try RawClient(port: port)
+                client.send("GET /live/test.mp3 HTTP/1.0\r\n\r\n")
+                let (head, rest) = client.receiveHead()
+                return (client, head, rest)
+            }
+            #expect(fastHead.hasPrefix("HTTP/1.0 200 OK"))
+            let reader = Task.detached { fastFirst + fast.receiveAll().bytes }
+            // 16× real time: 25.6 KB per 100 ms batch, well under a listener's write buffer.
+            try await blocking {
+                var offset = 16_000
+                while offset < mp3.count {
+                    let end = min(mp3.count, offset + 8192)
+                    source.send(Array(mp3[offset..<end]))
+                    offset = end
+                    usleep(32_000)
+                }
+                source.shutdownWrite()
+            }
+            let received = await reader.value
+            #expect(Array(mp3.prefix(received.count)) == received)
+            #expect(received.count == mp3.count)
+            #expect(server.radio.listenerTotals.dropped == 1)
+            let slowBytes = try await blocking { slow.receiveAll().bytes.count }
+            #expect(slowBytes < mp3.count / 2)   // closed long before the end
+        }
+    }
 }

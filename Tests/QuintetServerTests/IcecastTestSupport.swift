@@ -15,9 +15,14 @@ final class RawClient: @unchecked Sendable {
 
     private let fd: Int32
 
-    init(port: Int, receiveTimeout: Double = 5) throws {
+    /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer
+    /// (a listener that reads slowly fills up sooner).
+    init(port: Int, receiveTimeout: Double = 5, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

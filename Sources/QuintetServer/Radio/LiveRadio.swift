@@ -139,10 +139,12 @@ final class LiveRadio: Sendable {
             return
         }
         // The outbound queue may hold a burst plus a few batches; beyond that the listener is
-        // "not writable" and the mount skips it until it drains (or drops it).
+        // "not writable" and the mount skips it until it drains (or drops it). The kernel's
+        // send buffer is capped too (no autotuning to megabytes per listener), so a listener
+        // that stops reading shows up as lag within seconds and kernel memory stays bounded.
         _ = try? channel.pipeline.syncOperations.addHandler(IcecastListenerHandler())
-        channel.setOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 160 * 1024))
-            .whenComplete { _ in }
+        _ = try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 160 * 1024))
+        _ = try? channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: 128 * 1024)
         let wantsMetadata = head["icy-metadata"]?.trimmingCharacters(in: .whitespaces) == "1"
         mount.eventLoop.execute { mount.addListener(channel: channel, wantsMetadata: wantsMetadata) }
     }
