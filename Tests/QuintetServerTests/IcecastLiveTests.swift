@@ -207,4 +207,39 @@ struct IcecastLiveTests {
             #expect(slowBytes < mp3.count / 2)   // closed long before the end
         }
     }
+
+    @Test("when a broadcast ends, plain listeners move to the show's live fallback mount on the same connection")
+    func fallbackMount() async throws {
+        try await RadioTestServer.run(configure: { $0.gracePeriod = .zero }) { server in
+            server.directory.add(LiveShow(id: 1, title: "Test Show", mount: "/live/test.mp3", streamKey: "k3y",
+                                          fallbackMount: "/live/other.mp3"))
+            let a = try makeMP3(seconds: 4, frequency: 440, in: server.data.appendingPathComponent("fixtures"))
+            let b = try makeMP3(seconds: 12, frequency: 880, in: server.data.appendingPathComponent("fixtures"))
+            let port = server.port
+            let (fallback, _) = try await blocking { try server.connectSource(mount: "/live/other.mp3", key: "0ther") }
+            fallback.send(Array(b[..<(4 * 16_000)]))
+            let (main, _) = try await blocking { try server.connectSource() }
+            main.send(a)
+            try await Task.sleep(for: .milliseconds(300))
+            let (listener, head, first) = try await blocking { () -> (RawClient, String, [UInt8]) in
+                let client = try RawClient(port: port)
+                client.send("GET /live/test.mp3 HTTP/1.0\r\n\r\n")
+                let (head, rest) = client.receiveHead()
+                return (client, head, rest)
+            }
+            #expect(head.hasPrefix("HTTP/1.0 200 OK"))
+            main.shutdownWrite()
+            try await Task.sleep(for: .milliseconds(400))
+            fallback.send(Array(b[(4 * 16_000)...]))
+            try await Task.sleep(for: .milliseconds(300))
+            fallback.shutdownWrite()
+            let body = try await blocking { first + listener.receiveAll().bytes }
+            // The listener got the end of broadcast A, then broadcast B from a frame boundary.
+            let tailOfA = Array(a.suffix(16_000))
+            let endOfA = try #require(body.firstRange(of: tailOfA)).upperBound
+            let rest = Array(body[endOfA...])
+            #expect(rest.count > 4 * 16_000)
+            #expect(Array(b.suffix(rest.count)) == rest)
+        }
+    }
 }
