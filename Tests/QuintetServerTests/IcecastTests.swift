@@ -33,6 +33,24 @@ struct IcecastTests {
                 return client.receiveHead().head
             }
             #expect(put.hasPrefix("HTTP/1.1 404"))
+            // A mount requested on a keep-alive connection the app already serves: a redirect to
+            // the same URL and the connection closes, so the client reconnects to the radio.
+            let (first, second, eof) = try await blocking { () -> (String, String, Bool) in
+                let client = try RawClient(port: port)
+                client.send("GET /api/version HTTP/1.1\r\nHost: x\r\n\r\n")
+                let (head, rest) = client.receiveHead()
+                let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+                _ = client.receive(count: length - rest.count)
+                client.send("GET /live/test.mp3?x=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+                let (second, _) = client.receiveHead()
+                let eof = client.receiveAll().eof
+                return (head, second, eof)
+            }
+            #expect(first.hasPrefix("HTTP/1.1 200"))
+            #expect(second.hasPrefix("HTTP/1.1 307"))
+            #expect(second.lowercased().contains("location: /live/test.mp3?x=1\r\n"))
+            #expect(eof)
         }
     }
 

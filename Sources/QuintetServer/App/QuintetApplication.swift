@@ -124,7 +124,7 @@ extension QuintetApplication {
         return HTTPServerBuilder { responder in
             IcecastAwareChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
-                    responder: responder, webSocketResponder: webSocketResponder,
+                    responder: IcecastRouting.redirectingMountRequests(responder), webSocketResponder: webSocketResponder,
                     configuration: .init(ws: .init(maxFrameSize: RunnerLive.maxMessageBytes))),
                 radio: radio)
         }

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import HummingbirdCore
 
 /// The head of one HTTP/1.x request as the Icecast path reads it: the request line and the
 /// header fields, parsed from the bytes before the first CRLFCRLF (a bare LFLF is accepted too).
@@ -115,5 +117,28 @@ enum IcecastRouting {
         var target = String(parts[1])
         if let q = target.firstIndex(of: "?") { target = String(target[..<q]) }
         return isIcecast(method: String(parts[0]), path: target)
+    }
+
+    private struct CloseAfterRedirect: Error {}
+
+    /// Wraps the app's responder for requests that reach Hummingbird on a reused keep-alive
+    /// connection although they belong to the Icecast path (a browser's `<audio>` element may
+    /// send `GET /live/x.mp3` on a connection that loaded the page): they get
+    /// `307 Temporary Redirect` to the same URL with `Connection: close` and the connection is
+    /// closed, so the client asks again on a fresh connection, which the sniffer routes to the
+    /// radio (hummingbird-websocket does the same for late upgrade requests).
+    static func redirectingMountRequests(_ responder: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {
+        { request, writer, channel in
+            guard isIcecast(method: request.method.rawValue, path: request.uri.path) else {
+                try await responder(request, writer, channel)
+                return
+            }
+            var location = request.uri.path
+            if let query = request.uri.query { location += "?" + query }
+            let head = HTTPResponse(status: .temporaryRedirect,
+                                    headerFields: [.location: location, .connection: "close", .contentLength: "0"])
+            try await writer.writeResponse(head)
+            throw CloseAfterRedirect()
+        }
     }
 }

@@ -68,6 +68,7 @@ final class LiveMount: @unchecked Sendable {
     private var graceStart: NIODeadline?
     private var silenceFramesSent = 0
     private var lastHeader: MPEGAudioHeader?
+    private var lastHeaderOffset: Int64 = -1
     private var tick: RepeatedTask?
     private(set) var ended = false
     private let recorder: LiveRecorder?
@@ -121,21 +122,20 @@ final class LiveMount: @unchecked Sendable {
     }
 
     private func appendToStream(_ bytes: ByteBuffer) {
-        if lastHeader == nil || buffer.endOffset < 64 * 1024, info.contentType == "audio/mpeg" {
-            bytes.withUnsafeReadableBytes { raw in
-                let b = raw.bindMemory(to: UInt8.self)
-                var i = 0
-                while i + 4 <= b.count {
-                    if b[i] == 0xFF, let header = MPEGAudioHeader(b[i], b[i + 1], b[i + 2], b[i + 3]) {
-                        lastHeader = header
-                        break
-                    }
-                    i += 1
-                }
-            }
-        }
         buffer.append(LiveChunk(buffer: bytes))
         titles.prune(before: buffer.startOffset)
+        // The stream's format (for silence frames and the byte rate) comes from the newest
+        // frame the core's scanner confirmed, never from a lone sync word.
+        if let frame = buffer.frameOffsets.last, frame != lastHeaderOffset {
+            var word: [UInt8] = []
+            for slice in buffer.slices(for: frame..<frame + 4) {
+                slice.chunk.buffer.withUnsafeReadableBytes { word += $0[slice.range] }
+            }
+            if word.count == 4, let header = MPEGAudioHeader(word[0], word[1], word[2], word[3]) {
+                lastHeader = header
+                lastHeaderOffset = frame
+            }
+        }
     }
 
     /// The source left: listeners stay for the grace period, fed with silence.
