@@ -205,6 +205,17 @@ struct IcecastLiveTests {
             #expect(server.radio.listenerTotals.dropped == 1)
             let slowBytes = try await blocking { slow.receiveAll().bytes.count }
             #expect(slowBytes < mp3.count / 2)   // closed long before the end
+            // Prometheus sees the traffic and the drop (process-wide counters: at least these).
+            try await server.client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                func value(_ name: String) -> Double {
+                    text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                        .flatMap { Double($0.split(separator: " ").last!) } ?? -1
+                }
+                #expect(value("quintet_radio_listener_drops_total") >= 1)
+                #expect(value("quintet_radio_bytes_in_total") >= Double(mp3.count))
+                #expect(value("quintet_radio_bytes_out_total") >= Double(mp3.count))
+            }
         }
     }
 

@@ -63,6 +63,7 @@ final class LiveMount: @unchecked Sendable {
     var listenerCount: Int { listeners.count }
     private(set) var peakListeners = 0
     private var peakDirty = false
+    private var pendingBytesOut = 0
     private(set) var listens = 0
     private var source: (any Channel)?
     private var graceStart: NIODeadline?
@@ -117,6 +118,7 @@ final class LiveMount: @unchecked Sendable {
     func append(_ bytes: ByteBuffer, from channel: any Channel) {
         guard !ended, let source, source === channel, bytes.readableBytes > 0 else { return }
         bytesIn += Int64(bytes.readableBytes)
+        radio.metrics.bytesIn.increment(by: Int64(bytes.readableBytes))
         appendToStream(bytes)
         recorder?.write(bytes)
     }
@@ -252,6 +254,7 @@ final class LiveMount: @unchecked Sendable {
             listener.offset = next
         }
         guard !out.isEmpty || closing else { return }
+        for b in out { pendingBytesOut += b.readableBytes }
         let batch = out
         let write: @Sendable () -> Void = {
             for b in batch { channel.write(b, promise: nil) }
@@ -288,6 +291,10 @@ final class LiveMount: @unchecked Sendable {
             fillSilence(elapsed: elapsed)
         }
         for listener in listeners.values { serve(listener) }
+        if pendingBytesOut > 0 {
+            radio.metrics.bytesOut.increment(by: Int64(pendingBytesOut))
+            pendingBytesOut = 0
+        }
         if peakDirty, let episode {
             peakDirty = false
             radio.peakReached(episode, listeners: peakListeners)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 import Radio
@@ -39,7 +40,22 @@ final class LiveRadio: Sendable {
         init() {}
     }
 
+    /// The radio's Prometheus metrics (`/metrics`).
+    struct Metrics: Sendable {
+        /// Listeners connected now, over every mount.
+        let listeners = Gauge(label: "quintet_radio_listeners")
+        /// Live mounts now.
+        let mounts = Gauge(label: "quintet_radio_mounts")
+        /// Listeners closed for lagging (slow readers).
+        let drops = Counter(label: "quintet_radio_listener_drops_total")
+        /// Audio bytes received from sources.
+        let bytesIn = Counter(label: "quintet_radio_bytes_in_total")
+        /// Audio and metadata bytes handed to listeners.
+        let bytesOut = Counter(label: "quintet_radio_bytes_out_total")
+    }
+
     let configuration: Configuration
+    let metrics: Metrics
     let directory: any RadioDirectory
     let logger: Logger
     /// When the server started (for `/status-json.xsl`).
@@ -53,6 +69,8 @@ final class LiveRadio: Sendable {
         self.directory = directory
         self.configuration = configuration
         self.logger = logger
+        PrometheusMetrics.bootstrap()
+        metrics = Metrics()
         // A write to an ffmpeg that exited must fail with EPIPE, not kill the server.
         signal(SIGPIPE, SIG_IGN)
     }
@@ -71,18 +89,28 @@ final class LiveRadio: Sendable {
     var liveMounts: [LiveMount] { mounts.withLockedValue { $0.values.sorted { $0.path < $1.path } } }
 
     func removeMount(_ mount: LiveMount) {
-        mounts.withLockedValue { if $0[mount.path] === mount { $0[mount.path] = nil } }
+        let count = mounts.withLockedValue { mounts -> Int in
+            if mounts[mount.path] === mount { mounts[mount.path] = nil }
+            return mounts.count
+        }
+        metrics.mounts.record(count)
     }
 
     /// Listeners connected now over every mount, and listeners dropped for being too slow.
     var listenerTotals: (listeners: Int, dropped: Int) { counters.withLockedValue { $0 } }
 
-    func listenerAdded() { counters.withLockedValue { $0.listeners += 1 } }
+    func listenerAdded() {
+        metrics.listeners.record(counters.withLockedValue { $0.listeners += 1; return $0.listeners })
+    }
+
     func listenerRemoved(dropped: Bool = false) {
-        counters.withLockedValue {
+        let now = counters.withLockedValue {
             $0.listeners -= 1
             if dropped { $0.dropped += 1 }
+            return $0.listeners
         }
+        metrics.listeners.record(now)
+        if dropped { metrics.drops.increment() }
     }
 
     /// Reports a listen of `episode` (off the event loop, in order).
@@ -251,6 +279,7 @@ final class LiveRadio: Sendable {
             mounts[path] = mount
             return true
         }
+        metrics.mounts.record(mounts.withLockedValue { $0.count })
         guard claimed else {
             recorder?.close()
             if let episode { episodeEnded(episode, bytes: 0, listens: 0, peakListeners: 0) }
