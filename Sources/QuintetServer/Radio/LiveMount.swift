@@ -74,6 +74,8 @@ final class LiveMount: @unchecked Sendable {
     private(set) var ended = false
     private let recorder: LiveRecorder?
     private let episode: LiveEpisode?
+    /// The id of the episode this broadcast is recorded as, if recording started.
+    var episodeID: Int64? { episode?.id }
     /// Frames the mount has seen and bytes received from sources.
     private(set) var bytesIn: Int64 = 0
 

@@ -12,6 +12,7 @@ import Radio
 ///   update for the app's own clients, same auth; answers `{"mount", "title"}`.
 enum RadioLiveRoutes {
     static func add(to router: Router<BasicRequestContext>, radio: LiveRadio, auth: Authenticator?) {
+        RadioLiveAPI.add(to: router, radio: radio)  // GET /api/radio/live (RadioLiveAPI.swift)
         router.get("status-json.xsl") { request, _ -> Response in
             let host = request.head.authority ?? "localhost"
             let json = await radio.statusJSON(host: host)
