@@ -33,6 +33,9 @@ let dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     // Services with graceful shutdown (Hummingbird runs on it; the database closes as one).
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // SwiftNIO (already in the graph through Hummingbird): the radio's own handlers on the
+    // shared port, for Icecast sources (a body with no length) and long-lived listeners.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     // Structured logging shared by the server and the CLI (Hummingbird uses it too).
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
 ]
@@ -108,6 +111,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -136,6 +141,8 @@ let package = Package(
             dependencies: [
                 "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore", "Cadence", "Radio",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

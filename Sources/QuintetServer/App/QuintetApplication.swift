@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import LibraryCore
 import Logging
@@ -94,16 +95,15 @@ public enum QuintetApplication {
         }
         RadioRecovery.run(RadioStore(database: database), logger: logger)
         let library = LibraryService(database: database, libraryDirectory: configuration.libraryDirectory, logger: logger)
+        let radio = LiveRadio(directory: makeRadioDirectory(database: database), logger: logger)
         let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
                                 publicURL: configuration.publicURL)
+        RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
         library.start()
         return Application(
             router: router,
-            // HTTP/1.1 with WebSocket upgrades; a message may be up to `RunnerLive.maxMessageBytes`.
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: makeWebSocketRouter(library: library, auth: auth),
-                configuration: .init(ws: .init(maxFrameSize: RunnerLive.maxMessageBytes))),
+            server: makeServer(webSocketRouter: makeWebSocketRouter(library: library, auth: auth), radio: radio),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Quintet"),
             services: [DatabaseService(database: database, logger: logger, library: library)],
             onServerRunning: { channel in
@@ -112,6 +112,27 @@ public enum QuintetApplication {
             },
             logger: logger
         )
+    }
+}
+
+extension QuintetApplication {
+    /// The server channel: HTTP/1.1 with WebSocket upgrades (a message may be up to
+    /// `RunnerLive.maxMessageBytes`), behind ``IcecastAwareChannel`` so that Icecast sources and
+    /// listeners of `/live/…` mounts reach the radio's own handlers on the same port.
+    static func makeServer(webSocketRouter: Router<BasicWebSocketRequestContext>, radio: LiveRadio) -> HTTPServerBuilder {
+        let webSocketResponder = webSocketRouter.buildResponder()
+        return HTTPServerBuilder { responder in
+            IcecastAwareChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: IcecastRouting.redirectingMountRequests(responder), webSocketResponder: webSocketResponder,
+                    configuration: .init(ws: .init(maxFrameSize: RunnerLive.maxMessageBytes))),
+                radio: radio)
+        }
+    }
+
+    /// The shows the live server streams: from the shared database.
+    static func makeRadioDirectory(database: QuintetDatabase) -> any RadioDirectory {
+        StoreRadioDirectory(store: RadioStore(database: database))
     }
 }
 

@@ -1,0 +1,170 @@
+import Foundation
+import NIOCore
+
+/// Where a source's bytes go: straight into its mount (MP3, AAC) or through ffmpeg (Ogg, WebM).
+enum LiveSourceFeeder: Sendable {
+    case direct(LiveMount)
+    case transcoder(LiveTranscoder)
+
+    func feed(_ bytes: ByteBuffer, from channel: any Channel) {
+        switch self {
+        case .direct(let mount):
+            if mount.eventLoop.inEventLoop {
+                mount.append(bytes, from: channel)
+            } else {
+                mount.eventLoop.execute { mount.append(bytes, from: channel) }
+            }
+        case .transcoder(let transcoder):
+            transcoder.write(bytes)
+        }
+    }
+
+    func finish(from channel: any Channel) {
+        switch self {
+        case .direct(let mount):
+            mount.eventLoop.execute { mount.sourceGone(channel) }
+        case .transcoder(let transcoder):
+            transcoder.finish()   // the mount hears of it once ffmpeg has flushed its output
+        }
+    }
+}
+
+/// The handler of a source connection once it was accepted: every byte read is audio for the
+/// mount; nothing is written back. A source silent for `timeout` is disconnected
+/// (icecast's `source-timeout`); when the connection ends the mount starts its grace period.
+final class IcecastSourceHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let mount: LiveMount
+    private let feeder: LiveSourceFeeder
+    private let timeout: TimeAmount
+    private var lastData = NIODeadline.now()
+    private var check: RepeatedTask?
+    private var finished = false
+
+    init(mount: LiveMount, feeder: LiveSourceFeeder, timeout: TimeAmount) {
+        self.mount = mount
+        self.feeder = feeder
+        self.timeout = timeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
+        let step = TimeAmount.milliseconds(min(1000, max(10, timeout.nanoseconds / 1_000_000 / 4)))
+        check = context.eventLoop.scheduleRepeatedTask(initialDelay: step, delay: step) { _ in
+            let (context, handler) = loopBound.value
+            guard NIODeadline.now() - handler.lastData >= handler.timeout else { return }
+            context.close(promise: nil)
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastData = .now()
+        guard !finished else { return }
+        feeder.feed(unwrapInboundIn(data), from: context.channel)
+    }
+
+    private func finish(context: ChannelHandlerContext) {
+        guard !finished else { return }
+        finished = true
+        check?.cancel()
+        feeder.finish(from: context.channel)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            finish(context: context)
+            context.close(promise: nil)
+        } else if event is ChannelShouldQuiesceEvent {
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(context: context)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
+
+/// The handler of a listener connection: the mount writes to the channel; what the listener
+/// sends after its request is ignored, and its connection is closed when it closes its side,
+/// on an error, or when the server shuts down.
+final class IcecastListenerHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+        } else if event is ChannelShouldQuiesceEvent {
+            context.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
+
+/// Turns an Ogg or WebM (Opus, Vorbis) source into MP3 at 128 kbit/s with the `ffmpeg` binary:
+/// the source's bytes go to ffmpeg's standard input, its standard output goes to the mount as
+/// it comes. Writes to ffmpeg happen on a serial queue, never on the event loop.
+final class LiveTranscoder: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let queue = DispatchQueue(label: "quintet.radio.transcoder")
+    private let mount: LiveMount
+    private let source: any Channel
+    private var closed = false   // on `queue`
+
+    init(ffmpeg: String, mount: LiveMount, source: any Channel) throws {
+        self.mount = mount
+        self.source = source
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [ffmpeg, "-hide_banner", "-loglevel", "error", "-i", "pipe:0",
+                             "-vn", "-c:a", "libmp3lame", "-b:a", "128k", "-ar", "44100", "-f", "mp3",
+                             "-flush_packets", "1", "pipe:1"]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let mount = self.mount
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                mount.eventLoop.execute { mount.sourceGone(source) }
+                return
+            }
+            let bytes = ByteBuffer(bytes: data)
+            mount.eventLoop.execute { mount.append(bytes, from: source) }
+        }
+        try process.run()
+    }
+
+    /// Sends source bytes to ffmpeg.
+    func write(_ bytes: ByteBuffer) {
+        queue.async {
+            guard !self.closed else { return }
+            do {
+                try bytes.withUnsafeReadableBytes { try self.input.fileHandleForWriting.write(contentsOf: Data($0)) }
+            } catch {
+                self.closed = true
+                self.process.terminate()
+            }
+        }
+    }
+
+    /// The source ended: closes ffmpeg's input so it flushes and exits.
+    func finish() {
+        queue.async {
+            guard !self.closed else { return }
+            self.closed = true
+            try? self.input.fileHandleForWriting.close()
+        }
+    }
+}

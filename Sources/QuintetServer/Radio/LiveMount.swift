@@ -1,0 +1,361 @@
+import Foundation
+import NIOCore
+import Radio
+
+/// What a source said about its stream (its `Ice-*` headers and type), as listeners see it.
+struct LiveStreamInfo: Sendable, Hashable {
+    /// The type listeners get (`audio/mpeg` for a transcoded source).
+    var contentType: String
+    /// `Ice-Name`, `Ice-Description`, `Ice-Genre`, `Ice-URL`, `Ice-Public`, `Ice-Bitrate`.
+    var name: String?
+    var description: String?
+    var genre: String?
+    var url: String?
+    var isPublic: String?
+    var bitrate: String?
+}
+
+/// One live mount: the stream buffer, the titles, the listeners and the source, all confined to
+/// one event loop (``eventLoop``): every method must be called on it.
+///
+/// Why an event loop and not an actor: the source's bytes arrive as `ByteBuffer`s on an event
+/// loop and listeners are channels; keeping the mount on a loop lets it append, fan out and
+/// check writability with plain calls, with no task hop or executor switch per chunk or per
+/// listener. Listeners on other loops get one `execute` per batch.
+///
+/// Fan-out: every ``LiveRadio/Configuration/batchInterval`` (100 ms) the mount writes to each
+/// listener what arrived since its last batch, as slices of the source's own buffers (no copy).
+/// A listener whose channel is not writable is skipped; once it lags more than
+/// ``LiveRadio/Configuration/slowListenerSeconds`` of audio, or its position has left the
+/// buffer (`StreamBuffer.read` → `.tooSlow`), it is closed. Nobody else waits for it.
+final class LiveMount: @unchecked Sendable {
+    /// A listener's connection and position; touched only on the mount's loop (and handed over
+    /// once to a fallback mount's loop).
+    final class Listener: @unchecked Sendable {
+        let id: Int
+        let channel: any Channel
+        var offset: Int64
+        var icy: IcyInterleaver?
+        init(id: Int, channel: any Channel, offset: Int64, icy: IcyInterleaver?) {
+            self.id = id
+            self.channel = channel
+            self.offset = offset
+            self.icy = icy
+        }
+    }
+
+    /// The mount path (`/live/…`).
+    let path: String
+    /// The loop that owns this mount.
+    let eventLoop: any EventLoop
+    /// The show broadcasting.
+    let show: LiveShow
+    /// When the broadcast started.
+    let streamStart = Date()
+    private unowned let radio: LiveRadio
+    private(set) var info: LiveStreamInfo
+    private var buffer: StreamBuffer<LiveChunk>
+    private(set) var titles = IcyTitleHistory()
+    private(set) var titleText: String?
+    private var listeners: [Int: Listener] = [:]
+    private var nextListenerID = 0
+    /// Connected listeners now, and the most at once.
+    var listenerCount: Int { listeners.count }
+    private(set) var peakListeners = 0
+    private var peakDirty = false
+    private var pendingBytesOut = 0
+    private(set) var listens = 0
+    private var source: (any Channel)?
+    private var graceStart: NIODeadline?
+    private var silenceFramesSent = 0
+    private var lastHeader: MPEGAudioHeader?
+    private var lastHeaderOffset: Int64 = -1
+    private var tick: RepeatedTask?
+    private(set) var ended = false
+    private let recorder: LiveRecorder?
+    private let episode: LiveEpisode?
+    /// The id of the episode this broadcast is recorded as, if recording started.
+    var episodeID: Int64? { episode?.id }
+    /// Frames the mount has seen and bytes received from sources.
+    private(set) var bytesIn: Int64 = 0
+
+    init(path: String, show: LiveShow, info: LiveStreamInfo, eventLoop: any EventLoop, radio: LiveRadio,
+         episode: LiveEpisode?, recorder: LiveRecorder?) {
+        self.path = path
+        self.show = show
+        self.info = info
+        self.eventLoop = eventLoop
+        self.radio = radio
+        self.episode = episode
+        self.recorder = recorder
+        buffer = StreamBuffer(capacity: radio.configuration.queueSize, framing: AudioFraming(contentType: info.contentType))
+    }
+
+    /// Starts the batch timer; call once, on ``eventLoop``.
+    func start(source: any Channel) {
+        self.source = source
+        let interval = radio.configuration.batchInterval
+        tick = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [weak self] _ in
+            self?.onTick()
+        }
+    }
+
+    // MARK: source
+
+    /// Whether a source is connected now.
+    var hasSource: Bool { source != nil }
+
+    /// A returning source within the grace period: it continues the same broadcast. False when
+    /// the mount is busy or over.
+    func reattach(source channel: any Channel, info newInfo: LiveStreamInfo) -> Bool {
+        guard !ended, source == nil, newInfo.contentType == info.contentType else { return false }
+        source = channel
+        graceStart = nil
+        silenceFramesSent = 0
+        info = newInfo
+        return true
+    }
+
+    /// Bytes from the (current) source.
+    func append(_ bytes: ByteBuffer, from channel: any Channel) {
+        guard !ended, let source, source === channel, bytes.readableBytes > 0 else { return }
+        bytesIn += Int64(bytes.readableBytes)
+        radio.metrics.bytesIn.increment(by: Int64(bytes.readableBytes))
+        appendToStream(bytes)
+        recorder?.write(bytes)
+    }
+
+    private func appendToStream(_ bytes: ByteBuffer) {
+        buffer.append(LiveChunk(buffer: bytes))
+        titles.prune(before: buffer.startOffset)
+        // The stream's format (for silence frames and the byte rate) comes from the newest
+        // frame the core's scanner confirmed, never from a lone sync word.
+        if let frame = buffer.frameOffsets.last, frame != lastHeaderOffset {
+            var word: [UInt8] = []
+            for slice in buffer.slices(for: frame..<frame + 4) {
+                slice.chunk.buffer.withUnsafeReadableBytes { word += $0[slice.range] }
+            }
+            if word.count == 4, let header = MPEGAudioHeader(word[0], word[1], word[2], word[3]) {
+                lastHeader = header
+                lastHeaderOffset = frame
+            }
+        }
+    }
+
+    /// The source left: listeners stay for the grace period, fed with silence.
+    func sourceGone(_ channel: any Channel) {
+        guard let source, source === channel, !ended else { return }
+        self.source = nil
+        graceStart = .now()
+        silenceFramesSent = 0
+        if radio.configuration.gracePeriod <= .zero { end() }
+    }
+
+    /// Sets the title for the audio from now on.
+    func setTitle(_ title: IcyTitle) {
+        titles.set(title, at: buffer.endOffset)
+        titleText = title.text
+    }
+
+    // MARK: listeners
+
+    /// Adds a listener: writes the response head and the burst at once.
+    func addListener(channel: any Channel, wantsMetadata: Bool) {
+        guard !ended else {
+            IcecastReply.send(.notFound, on: channel)
+            return
+        }
+        let id = nextListenerID
+        nextListenerID += 1
+        let start = buffer.burstStart(size: radio.configuration.burstSize)
+        let metaint = radio.configuration.metaint
+        let listener = Listener(id: id, channel: channel, offset: start,
+                                icy: wantsMetadata ? IcyInterleaver(metaint: metaint, startingAt: start) : nil)
+        listeners[id] = listener
+        listens += 1
+        radio.listenerAdded()
+        if let episode { radio.listenCounted(episode) }
+        if listeners.count > peakListeners {
+            peakListeners = listeners.count
+            peakDirty = true
+        }
+        let head = ByteBuffer(string: listenerHead(metadata: wantsMetadata))
+        channel.closeFuture.whenComplete { [weak self] _ in
+            guard let self else { return }
+            self.eventLoop.execute { self.removeListener(id) }
+        }
+        serve(listener, first: head)
+    }
+
+    /// Moves listeners from an ended mount here (the show's fallback), keeping their connection.
+    func adopt(_ moved: [Listener]) {
+        for listener in moved {
+            let id = nextListenerID
+            nextListenerID += 1
+            let start = buffer.burstStart(size: radio.configuration.burstSize)
+            let newcomer = Listener(id: id, channel: listener.channel, offset: start, icy: nil)
+            listeners[id] = newcomer
+            peakListeners = max(peakListeners, listeners.count)
+            listener.channel.closeFuture.whenComplete { [weak self] _ in
+                guard let self else { return }
+                self.eventLoop.execute { self.removeListener(id) }
+            }
+        }
+    }
+
+    private func removeListener(_ id: Int) {
+        if listeners.removeValue(forKey: id) != nil { radio.listenerRemoved() }
+    }
+
+    /// The response head of §2.1, `icy-*` written `name:value`.
+    func listenerHead(metadata: Bool) -> String {
+        func clean(_ s: String) -> String { String(s.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)) }
+        var head = IcecastReply.commonHead(status: "200 OK", contentType: info.contentType)
+        if let v = info.bitrate { head += "icy-br:\(clean(v))\r\n" }
+        if let v = info.description { head += "icy-description:\(clean(v))\r\n" }
+        if let v = info.genre { head += "icy-genre:\(clean(v))\r\n" }
+        head += "icy-name:\(clean(info.name ?? show.title))\r\n"
+        if let v = info.isPublic { head += "icy-pub:\(clean(v))\r\n" }
+        if let v = info.url { head += "icy-url:\(clean(v))\r\n" }
+        head += "icy-metadata:1\r\n"
+        if metadata { head += "icy-metaint:\(radio.configuration.metaint)\r\n" }
+        return head + "\r\n"
+    }
+
+    /// Writes what `listener` has not had yet; drops it when it fell too far behind. With
+    /// `closing`, the connection is closed once that last batch is written.
+    private func serve(_ listener: Listener, first: ByteBuffer? = nil, closing: Bool = false) {
+        let channel = listener.channel
+        if first == nil, !closing, !channel.isWritable {
+            let limit = Int64(Double(byteRate) * radio.configuration.slowListenerSeconds)
+            if buffer.lag(of: listener.offset) > limit { drop(listener) }
+            return
+        }
+        var out: [ByteBuffer] = []
+        if let first { out.append(first) }
+        switch buffer.read(from: listener.offset) {
+        case .tooSlow:
+            drop(listener)
+            return
+        case .caughtUp:
+            break
+        case .data(let slices, let next):
+            if var icy = listener.icy {
+                for piece in icy.advance(to: next, titles: titles) {
+                    switch piece {
+                    case .audio(let range):
+                        for slice in buffer.slices(for: range) { out.append(slice.byteBuffer) }
+                    case .metadata(let block):
+                        out.append(block.count == 1 ? Self.emptyBlock : ByteBuffer(bytes: block))
+                    }
+                }
+                listener.icy = icy
+            } else {
+                for slice in slices { out.append(slice.byteBuffer) }
+            }
+            listener.offset = next
+        }
+        guard !out.isEmpty || closing else { return }
+        for b in out { pendingBytesOut += b.readableBytes }
+        let batch = out
+        let write: @Sendable () -> Void = {
+            for b in batch { channel.write(b, promise: nil) }
+            if closing {
+                channel.writeAndFlush(ByteBuffer()).whenComplete { _ in channel.close(promise: nil) }
+            } else {
+                channel.flush()
+            }
+        }
+        if channel.eventLoop.inEventLoop { write() } else { channel.eventLoop.execute(write) }
+    }
+
+    private static let emptyBlock = ByteBuffer(bytes: [0])
+
+    private func drop(_ listener: Listener) {
+        listeners.removeValue(forKey: listener.id)
+        radio.listenerRemoved(dropped: true)
+        listener.channel.close(promise: nil)
+    }
+
+    /// Bytes per second of the stream (from its frames; 16,000 until one is seen).
+    var byteRate: Int { max(1000, (lastHeader?.bitrate ?? 128_000) / 8) }
+
+    // MARK: time
+
+    private func onTick() {
+        guard !ended else { return }
+        if let graceStart {
+            let elapsed = NIODeadline.now() - graceStart
+            if elapsed >= radio.configuration.gracePeriod {
+                end()
+                return
+            }
+            fillSilence(elapsed: elapsed)
+        }
+        for listener in listeners.values { serve(listener) }
+        if pendingBytesOut > 0 {
+            radio.metrics.bytesOut.increment(by: Int64(pendingBytesOut))
+            pendingBytesOut = 0
+        }
+        if peakDirty, let episode {
+            peakDirty = false
+            radio.peakReached(episode, listeners: peakListeners)
+        }
+    }
+
+    /// Appends the silence frames owed for `elapsed` of grace period (real time).
+    private func fillSilence(elapsed: TimeAmount) {
+        guard let header = lastHeader else { return }
+        let owed = Int(Double(elapsed.nanoseconds) / 1e9 / header.duration) - silenceFramesSent
+        guard owed > 0 else { return }
+        let frame = header.silentFrame()
+        var out = ByteBuffer()
+        out.reserveCapacity(frame.count * owed)
+        for _ in 0..<owed { out.writeBytes(frame) }
+        silenceFramesSent += owed
+        appendToStream(out)
+    }
+
+    /// The broadcast is over: the episode ends, listeners go to the fallback mount or are closed.
+    func end() {
+        guard !ended else { return }
+        ended = true
+        tick?.cancel()
+        tick = nil
+        source?.close(promise: nil)
+        source = nil
+        radio.removeMount(self)
+        let bytes = bytesIn
+        let (listens, peak) = (self.listens, peakListeners)
+        if let episode {
+            let recorder = self.recorder
+            let radio = self.radio
+            radio.finishQueue.async {
+                recorder?.close()
+                radio.episodeEnded(episode, bytes: bytes, listens: listens, peakListeners: peak)
+            }
+        }
+        let remaining = Array(listeners.values)
+        listeners.removeAll()
+        for _ in remaining { radio.listenerRemoved() }
+        if let fallback = show.fallbackMount, let target = radio.mount(at: fallback), target !== self {
+            let plain = remaining.filter { $0.icy == nil }
+            for listener in remaining where listener.icy != nil { listener.channel.close(promise: nil) }
+            target.eventLoop.execute {
+                target.adopt(plain)
+                for _ in plain { self.radio.listenerAdded() }
+            }
+        } else {
+            // What arrived since the last batch still goes out, then the connection closes.
+            for listener in remaining { serve(listener, closing: true) }
+        }
+    }
+
+    /// This mount as `/status-json.xsl` lists it.
+    func status(listenURLBase: String) -> IcecastMountStatus {
+        IcecastMountStatus(genre: info.genre ?? "", listenerPeak: peakListeners, listeners: listeners.count,
+                           listenURL: listenURLBase + path, serverDescription: info.description ?? "",
+                           serverName: info.name ?? show.title, serverType: info.contentType,
+                           serverURL: info.url ?? "", streamStart: streamStart, title: titleText)
+    }
+}

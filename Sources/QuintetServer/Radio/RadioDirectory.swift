@@ -1,0 +1,142 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Radio
+
+/// A show as the live server needs it: who may stream to which mount, and where it goes after.
+struct LiveShow: Sendable, Hashable {
+    /// The show's id in the store.
+    let id: Int64
+    /// Its title (the mount's name when the source sends no `Ice-Name`).
+    let title: String
+    /// The mount path (`/live/<slug>.mp3`).
+    let mount: String
+    /// The source password (Basic auth user `source`).
+    let streamKey: String
+    /// Where listeners go when a broadcast ends, if anywhere (another mount path).
+    let fallbackMount: String?
+}
+
+/// One live broadcast being recorded.
+struct LiveEpisode: Sendable, Hashable {
+    /// The episode's id in the store.
+    let id: Int64
+    /// The file the broadcast is appended to.
+    let file: URL
+}
+
+/// The decisions the live server takes from the radio's storage: which show owns a mount and
+/// whether a key opens it, and the life of an episode. ``StoreRadioDirectory`` answers from the
+/// shared database; ``MemoryRadioDirectory`` holds shows in memory (tests).
+///
+/// Calls are synchronous and short (one SQLite read or write); they happen when a source
+/// connects or leaves, never per chunk or per listener write.
+protocol RadioDirectory: Sendable {
+    /// The show streaming on `mount`, or nil when no show has that mount.
+    func show(mount: String) throws -> LiveShow?
+    /// Starts an episode of `show` now; its recording goes to the returned file (the folder is
+    /// created by the caller).
+    func startEpisode(show: LiveShow, contentType: String, at date: Date) throws -> LiveEpisode
+    /// A listener joined the live `episode`.
+    func countListen(_ episode: LiveEpisode) throws
+    /// `episode` reached a new peak of `listeners` at once.
+    func recordPeak(_ episode: LiveEpisode, listeners: Int) throws
+    /// Ends `episode`: the recording is complete (`bytes` long), with these listener figures.
+    func endEpisode(_ episode: LiveEpisode, at date: Date, bytes: Int64, listens: Int, peakListeners: Int) throws
+}
+
+/// The live server's view of ``RadioStore`` (the shared database): shows by mount, episodes
+/// started as `live` and finished (exact duration, size, waveform peaks, published as the show
+/// says) when the broadcast ends. A recording with no audio frame is deleted.
+struct StoreRadioDirectory: RadioDirectory {
+    let store: RadioStore
+
+    func show(mount: String) throws -> LiveShow? {
+        guard let show = try store.show(mount: mount), let id = show.id else { return nil }
+        return LiveShow(id: id, title: show.title, mount: show.mount, streamKey: show.streamKey,
+                        fallbackMount: show.fallbackMount)
+    }
+
+    func startEpisode(show: LiveShow, contentType: String, at date: Date) throws -> LiveEpisode {
+        let episode = try store.startEpisode(showID: show.id, contentType: contentType, at: date)
+        return LiveEpisode(id: episode.id!, file: store.fileURL(of: episode))
+    }
+
+    func countListen(_ episode: LiveEpisode) throws { try store.countListen(episodeID: episode.id) }
+
+    func recordPeak(_ episode: LiveEpisode, listeners: Int) throws {
+        try store.recordListeners(episodeID: episode.id, current: listeners)
+    }
+
+    func endEpisode(_ episode: LiveEpisode, at date: Date, bytes: Int64, listens: Int, peakListeners: Int) throws {
+        try store.recordListeners(episodeID: episode.id, current: peakListeners)
+        do {
+            _ = try store.finishEpisode(id: episode.id, endedAt: date)
+        } catch RadioStoreError.badAudio {
+            try store.deleteEpisode(id: episode.id)
+        }
+    }
+}
+
+/// Shows kept in memory, for in-process tests: episodes are numbered from 1 and recorded under
+/// `directory/radio/<show id>/<episode id>.mp3`.
+final class MemoryRadioDirectory: RadioDirectory {
+    /// An ended episode as reported by the server.
+    struct Ended: Sendable, Hashable {
+        let episode: LiveEpisode
+        let bytes: Int64
+        let listens: Int
+        let peakListeners: Int
+    }
+
+    private struct State {
+        var shows: [String: LiveShow] = [:]
+        var nextEpisode: Int64 = 1
+        var started: [LiveEpisode] = []
+        var ended: [Ended] = []
+        var listens: [Int64: Int] = [:]
+        var peaks: [Int64: Int] = [:]
+    }
+
+    private let state = NIOLockedValueBox(State())
+    /// The data folder recordings go under.
+    let directory: URL
+
+    init(directory: URL, shows: [LiveShow] = []) {
+        self.directory = directory
+        state.withLockedValue { state in for show in shows { state.shows[show.mount] = show } }
+    }
+
+    /// Adds or replaces a show.
+    func add(_ show: LiveShow) { state.withLockedValue { $0.shows[show.mount] = show } }
+
+    /// Episodes started so far.
+    var started: [LiveEpisode] { state.withLockedValue { $0.started } }
+    /// Episodes ended so far.
+    var ended: [Ended] { state.withLockedValue { $0.ended } }
+
+    func show(mount: String) throws -> LiveShow? { state.withLockedValue { $0.shows[mount] } }
+
+    func startEpisode(show: LiveShow, contentType: String, at date: Date) throws -> LiveEpisode {
+        state.withLockedValue { state in
+            let id = state.nextEpisode
+            state.nextEpisode += 1
+            let file = directory.appendingPathComponent("radio/\(show.id)/\(id).\(LiveRadio.fileExtension(contentType))")
+            let episode = LiveEpisode(id: id, file: file)
+            state.started.append(episode)
+            return episode
+        }
+    }
+
+    /// Listens and peaks reported while live, by episode id.
+    var liveFigures: (listens: [Int64: Int], peaks: [Int64: Int]) { state.withLockedValue { ($0.listens, $0.peaks) } }
+
+    func countListen(_ episode: LiveEpisode) throws { state.withLockedValue { $0.listens[episode.id, default: 0] += 1 } }
+
+    func recordPeak(_ episode: LiveEpisode, listeners: Int) throws {
+        state.withLockedValue { $0.peaks[episode.id] = max($0.peaks[episode.id] ?? 0, listeners) }
+    }
+
+    func endEpisode(_ episode: LiveEpisode, at date: Date, bytes: Int64, listens: Int, peakListeners: Int) throws {
+        state.withLockedValue { $0.ended.append(Ended(episode: episode, bytes: bytes, listens: listens, peakListeners: peakListeners)) }
+    }
+}

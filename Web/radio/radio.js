@@ -1,0 +1,296 @@
+// The radio page: what is live now (GET /api/radio/live, refreshed every 10 s), recent
+// episodes (GET /api/radio/episodes) and the shows with their RSS feeds (GET /api/radio/shows),
+// with one <audio> player for a live mount (/live/…) or an episode (/radio/episodes/{id}.mp3,
+// served with Range, so seeking works). Titles come from broadcasters: they are only ever
+// set as text (textContent / text nodes), never as HTML.
+import { api } from "/common/api.js";
+import { t } from "/common/i18n.js";
+
+const $ = (selector) => document.querySelector(selector);
+const audio = $("#audio");
+
+const LIVE_REFRESH_MS = 10_000;
+const EPISODE_LIMIT = 20;
+
+const state = {
+  live: null, // last GET /api/radio/live mounts, or null before the first answer
+  episodes: null,
+  shows: null,
+  playing: null, // {kind: "live", mount, show, title} or {kind: "episode", id, title, show}
+  liveKey: "", // the mounts and episodes live at the last refresh, to notice broadcasts ending
+  timer: 0,
+};
+
+// --- Helpers --------------------------------------------------------------------------------
+
+/** Creates an element; children that are not nodes become text nodes (never HTML). */
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function lang() { return document.documentElement.lang || "en"; }
+
+/** "3 listens" / "1 listen": keys end in .one and .other. */
+function plural(key, count) {
+  return t(`${key}.${count === 1 ? "one" : "other"}`, { count: Number(count).toLocaleString(lang()) });
+}
+
+/** Seconds as m:ss (h:mm:ss from an hour). */
+function duration(seconds) {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return "—";
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+  const ss = String(s).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+function timeElement(iso, options) {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return el("span", {}, "—");
+  return el("time", { datetime: date.toISOString(), title: date.toLocaleString(lang()) },
+    date.toLocaleString(lang(), options));
+}
+
+/** A day: just the time when it is today, else the date and time. */
+function dayAndTime(iso) {
+  const date = new Date(iso);
+  const today = new Date().toDateString() === date.toDateString();
+  return timeElement(iso, today ? { hour: "2-digit", minute: "2-digit" }
+    : { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+function playIcon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "18");
+  svg.setAttribute("height", "18");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", "M7 4.5v15L19.5 12z");
+  path.setAttribute("fill", "currentColor");
+  svg.append(path);
+  return svg;
+}
+
+/** Shows (or clears, with an empty text) a section's error line. */
+function showError(selector, text) {
+  const line = $(selector);
+  line.textContent = text || "";
+  line.hidden = !text;
+}
+
+function message(err) {
+  return err && err.message ? err.message : String(err);
+}
+
+const get = (path) => api(path, { headers: { "X-Requested-With": "quintet" } });
+
+// --- Live now -------------------------------------------------------------------------------
+
+async function refreshLive() {
+  try {
+    const answer = await get("/api/radio/live");
+    state.live = Array.isArray(answer && answer.mounts) ? answer.mounts : [];
+    showError("#live-error", "");
+    $("#live-updated").textContent = t("radio.live.updated", {
+      time: new Date().toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit", second: "2-digit" }) });
+    // A broadcast that started or ended changes the episodes (a new one is recorded or published).
+    const key = state.live.map((m) => `${m.mount}#${m.episode_id}`).join(",");
+    if (key !== state.liveKey && state.episodes !== null) { refreshEpisodes(); refreshShows(); }
+    state.liveKey = key;
+  } catch (err) {
+    showError("#live-error", t("radio.live.failed", { message: message(err) }));
+  }
+  $("#live").setAttribute("aria-busy", "false");
+  renderLive();
+  followLiveTitle();
+}
+
+/** The player shows the live mount's current title (it changes with each song). */
+function followLiveTitle() {
+  const p = state.playing;
+  if (!p || p.kind !== "live" || !state.live) return;
+  const mount = state.live.find((m) => m.mount === p.mount);
+  if (!mount) return;
+  p.title = mount.title || mount.show_title;
+  $("#player-title").textContent = p.title;
+}
+
+/** Runs render (which rebuilds a list) and gives focus back to the same play button. */
+function keepingFocus(render) {
+  const active = document.activeElement;
+  const live = active && active.dataset ? active.dataset.playLive : undefined;
+  const episode = active && active.dataset ? active.dataset.playEpisode : undefined;
+  render();
+  const again = live !== undefined
+    ? [...document.querySelectorAll("[data-play-live]")].find((b) => b.dataset.playLive === live)
+    : episode !== undefined ? document.querySelector(`[data-play-episode="${CSS.escape(episode)}"]`) : null;
+  if (again) again.focus();
+}
+
+/** Marks the live mount or episode being played. */
+function markPlaying() {
+  const p = state.playing;
+  for (const item of document.querySelectorAll("#live-list li[data-mount]")) {
+    item.classList.toggle("playing", !!p && p.kind === "live" && item.dataset.mount === p.mount);
+  }
+  for (const row of document.querySelectorAll("#episodes-list tr[data-episode-id]")) {
+    row.classList.toggle("playing", !!p && p.kind === "episode" && Number(row.dataset.episodeId) === p.id);
+  }
+}
+
+function renderLive() { keepingFocus(buildLive); }
+
+function buildLive() {
+  const list = $("#live-list");
+  const mounts = state.live || [];
+  $("#live-empty").hidden = state.live === null || mounts.length > 0;
+  list.replaceChildren(...mounts.map((m) => {
+    const playing = state.playing && state.playing.kind === "live" && state.playing.mount === m.mount;
+    return el("li", { "data-mount": m.mount, class: playing ? "playing" : null },
+      el("button", { type: "button", class: "play", "data-play-live": m.mount,
+        "aria-label": t("radio.live.play", { show: m.show_title }), onclick: () => playLive(m) },
+      playIcon(), el("span", {}, t("radio.live.listen"))),
+      el("div", { class: "live-info" },
+        el("span", { class: "live-show" }, m.show_title),
+        m.title ? el("span", { class: "live-title" }, m.title) : null,
+        el("span", { class: "meta" },
+          plural("radio.live.listeners", m.listeners), " · ",
+          t("radio.live.since"), " ", dayAndTime(m.started))));
+  }));
+}
+
+function playLive(mount) {
+  start({ kind: "live", mount: mount.mount, show: mount.show_title, title: mount.title || mount.show_title },
+    mount.mount);
+}
+
+// --- Recent episodes ------------------------------------------------------------------------
+
+async function refreshEpisodes() {
+  try {
+    state.episodes = await get(`/api/radio/episodes?limit=${EPISODE_LIMIT}`);
+    if (!Array.isArray(state.episodes)) state.episodes = [];
+    showError("#episodes-error", "");
+  } catch (err) {
+    showError("#episodes-error", t("radio.episodes.failed", { message: message(err) }));
+  }
+  $("#episodes").setAttribute("aria-busy", "false");
+  renderEpisodes();
+}
+
+function renderEpisodes() { keepingFocus(buildEpisodes); }
+
+function buildEpisodes() {
+  const episodes = state.episodes || [];
+  $("#episodes-empty").hidden = state.episodes === null || episodes.length > 0;
+  $("#episodes-table").hidden = episodes.length === 0;
+  $("#episodes-list").replaceChildren(...episodes.map((e) => {
+    const playing = state.playing && state.playing.kind === "episode" && state.playing.id === e.id;
+    const notPublished = e.state !== "published";
+    return el("tr", { "data-episode-id": e.id, class: playing ? "playing" : null },
+      el("td", { class: "play-col" },
+        el("button", { type: "button", class: "play icon", "data-play-episode": e.id,
+          "aria-label": t("radio.episodes.play", { title: e.title }), title: t("radio.episodes.play", { title: e.title }),
+          onclick: () => playEpisode(e) }, playIcon())),
+      el("td", { class: "title" }, el("span", { class: "episode-title" }, e.title),
+        notPublished ? el("span", { class: "state" }, t(`radio.episodes.state.${e.state}`)) : null,
+        el("span", { class: "sub" }, e.show_title)),
+      el("td", { class: "show" }, e.show_title),
+      el("td", { class: "date" }, dayAndTime(e.published_at || e.ended_at || e.started_at)),
+      el("td", { class: "duration" }, duration(e.duration)),
+      el("td", { class: "listens" }, Number(e.listens || 0).toLocaleString(lang())));
+  }));
+}
+
+function playEpisode(episode) {
+  start({ kind: "episode", id: episode.id, show: episode.show_title, title: episode.title }, episode.audio_url);
+}
+
+// --- Shows and feeds ------------------------------------------------------------------------
+
+async function refreshShows() {
+  try {
+    state.shows = await get("/api/radio/shows");
+    if (!Array.isArray(state.shows)) state.shows = [];
+    showError("#shows-error", "");
+  } catch (err) {
+    showError("#shows-error", t("radio.shows.failed", { message: message(err) }));
+  }
+  $("#shows").setAttribute("aria-busy", "false");
+  renderShows();
+}
+
+function renderShows() {
+  const shows = state.shows || [];
+  $("#shows-empty").hidden = state.shows === null || shows.length > 0;
+  $("#shows-list").replaceChildren(...shows.map((s) => el("li", { "data-show-id": s.id },
+    el("span", { class: "show-title" }, s.title),
+    el("span", { class: "meta" }, plural("radio.shows.episodes", s.episode_count || 0)),
+    el("a", { class: "feed", href: `/radio/feeds/${encodeURIComponent(s.id)}.xml`, type: "application/rss+xml",
+      "aria-label": t("radio.shows.feedLabel", { show: s.title }) }, t("radio.shows.feed")))));
+}
+
+// --- Player ---------------------------------------------------------------------------------
+
+function start(item, src) {
+  state.playing = item;
+  showError("#player-error", "");
+  $("#player").hidden = false;
+  $("#player-live").hidden = item.kind !== "live";
+  $("#player-title").textContent = item.title;
+  $("#player-show").textContent = item.show;
+  audio.dataset.kind = item.kind;
+  audio.dataset.id = item.kind === "live" ? item.mount : String(item.id);
+  audio.src = src;
+  const started = audio.play();
+  if (started) started.catch((err) => {
+    if (err.name !== "AbortError") showError("#player-error", t("radio.player.failed", { title: item.title, message: message(err) }));
+  });
+  markPlaying();
+}
+
+audio.addEventListener("error", () => {
+  if (!audio.getAttribute("src") || !state.playing) return;
+  const detail = audio.error ? audio.error.message || `code ${audio.error.code}` : "";
+  showError("#player-error", t("radio.player.failed", { title: state.playing.title, message: detail }));
+});
+audio.addEventListener("ended", () => {
+  if (state.playing && state.playing.kind === "live") {
+    showError("#player-error", t("radio.player.ended", { show: state.playing.show }));
+    refreshLive();
+  }
+});
+
+// --- Start, refresh, language changes -------------------------------------------------------
+
+function schedule() {
+  clearInterval(state.timer);
+  state.timer = setInterval(() => { if (!document.hidden) refreshLive(); }, LIVE_REFRESH_MS);
+}
+
+document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshLive(); });
+document.addEventListener("change", (event) => {
+  if (event.target && event.target.id === "language") {
+    renderLive();
+    renderEpisodes();
+    renderShows();
+  }
+});
+
+refreshLive();
+refreshEpisodes();
+refreshShows();
+schedule();
