@@ -222,8 +222,16 @@ final class LiveRadio: Sendable {
 
         let streamInfo = info
         // Claim the mount: a new broadcast, the same one resumed within its grace period, or
-        // 403 when another source is on it.
+        // 403 when another source is on it. Resuming asks the mount's loop first; bytes that
+        // arrive meanwhile are held and replayed after `rest`.
         let existing = mount(at: path)
+        var hold: NIOLoopBound<IcecastInboundHold>?
+        if existing != nil {
+            let handler = IcecastInboundHold(first: rest)
+            _ = try? channel.pipeline.syncOperations.addHandler(handler)
+            hold = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        }
+        let held = hold
         let go: @Sendable (LiveMount) -> Void = { mount in
             let expects = head["expect"]?.lowercased() == "100-continue"
             let answer = (expects ? IcecastReply.continueHead : "") + IcecastReply.sourceOK
@@ -244,11 +252,15 @@ final class LiveRadio: Sendable {
             let handler = IcecastSourceHandler(mount: mount, feeder: feeder, timeout: self.configuration.sourceTimeout)
             do {
                 try channel.pipeline.syncOperations.addHandler(handler)
+                if let hold = held?.value {
+                    channel.pipeline.syncOperations.removeHandler(hold, promise: nil)   // replays rest + held
+                } else if rest.readableBytes > 0 {
+                    channel.pipeline.fireChannelRead(rest)
+                }
             } catch {
                 channel.close(promise: nil)
                 return
             }
-            if rest.readableBytes > 0 { channel.pipeline.fireChannelRead(rest) }
         }
         if let existing {
             existing.eventLoop.submit { existing.reattach(source: channel, info: streamInfo) }
