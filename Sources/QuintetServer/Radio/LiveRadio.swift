@@ -33,7 +33,7 @@ final class LiveRadio: Sendable {
         /// A listener further behind than this many seconds of audio is dropped.
         var slowListenerSeconds = 10.0
         /// How often listeners get what arrived since their last write.
-        var batchInterval: TimeAmount = .milliseconds(100)
+        var batchInterval: TimeAmount = .milliseconds(200)
         /// The `ffmpeg` binary that turns Ogg/WebM sources into MP3.
         var ffmpeg = "ffmpeg"
 
@@ -173,6 +173,8 @@ final class LiveRadio: Sendable {
         _ = try? channel.pipeline.syncOperations.addHandler(IcecastListenerHandler())
         _ = try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 160 * 1024))
         _ = try? channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: 128 * 1024)
+        // A listener sends nothing after its request: small reads are enough.
+        _ = try? channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 256))
         let wantsMetadata = head["icy-metadata"]?.trimmingCharacters(in: .whitespaces) == "1"
         mount.eventLoop.execute { mount.addListener(channel: channel, wantsMetadata: wantsMetadata) }
     }
