@@ -262,4 +262,28 @@ struct IcecastLiveTests {
             #expect(Array(b.suffix(rest.count)) == rest)
         }
     }
+
+    @Test("a broadcast longer than the show's maximum episode length is cut off and its episode ends")
+    func maximumEpisodeLength() async throws {
+        try await RadioTestServer.run(configure: { $0.gracePeriod = .zero }) { server in
+            server.directory.add(LiveShow(id: 1, title: "Test Show", mount: "/live/test.mp3", streamKey: "k3y",
+                                          fallbackMount: nil, maxEpisodeSeconds: 1))
+            let mp3 = try makeMP3(seconds: 8, in: server.data.appendingPathComponent("fixtures"))
+            let (cutAfter, eof) = try await blocking { () -> (Double, Bool) in
+                let (source, _) = try server.connectSource()
+                let start = Date()
+                var offset = 0
+                while offset < mp3.count, source.send(Array(mp3[offset..<min(mp3.count, offset + 4000)])) {
+                    offset += 4000
+                    usleep(100_000)
+                    if Date().timeIntervalSince(start) > 4 { break }
+                }
+                let eof = source.receiveAll().eof
+                return (Date().timeIntervalSince(start), eof)
+            }
+            #expect(eof && cutAfter < 3.5)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(server.directory.ended.count == 1)
+        }
+    }
 }
