@@ -126,9 +126,18 @@ struct IcecastLiveTests {
             try await Task.sleep(for: .milliseconds(200))
             first.shutdownWrite()
             try await Task.sleep(for: .milliseconds(700))
-            let (second, secondAnswer) = try await blocking { try server.connectSource(method: "SOURCE") }
+            // The returning source sends audio right behind its head, without waiting for the
+            // answer (curl does): those bytes are held while the mount is claimed, not lost.
+            let (second, secondAnswer) = try await blocking { () -> (RawClient, [UInt8]) in
+                let client = try RawClient(port: port)
+                let auth = Data("source:k3y".utf8).base64EncodedString()
+                client.send(Array("SOURCE /live/test.mp3 HTTP/1.0\r\nAuthorization: Basic \(auth)\r\nContent-Type: audio/mpeg\r\n\r\n".utf8)
+                            + Array(mp3[half..<(half + 5000)]))
+                client.send(Array(mp3[(half + 5000)..<(half + 9000)]))
+                return (client, client.receive(count: 19))
+            }
             #expect(String(decoding: secondAnswer, as: UTF8.self) == "HTTP/1.0 200 OK\r\n\r\n")
-            second.send(Array(mp3[half...]))
+            second.send(Array(mp3[(half + 9000)...]))
             try await Task.sleep(for: .milliseconds(200))
             second.shutdownWrite()
             let started = Date()
@@ -251,6 +260,30 @@ struct IcecastLiveTests {
             let rest = Array(body[endOfA...])
             #expect(rest.count > 4 * 16_000)
             #expect(Array(b.suffix(rest.count)) == rest)
+        }
+    }
+
+    @Test("a broadcast longer than the show's maximum episode length is cut off and its episode ends")
+    func maximumEpisodeLength() async throws {
+        try await RadioTestServer.run(configure: { $0.gracePeriod = .zero }) { server in
+            server.directory.add(LiveShow(id: 1, title: "Test Show", mount: "/live/test.mp3", streamKey: "k3y",
+                                          fallbackMount: nil, maxEpisodeSeconds: 1))
+            let mp3 = try makeMP3(seconds: 8, in: server.data.appendingPathComponent("fixtures"))
+            let (cutAfter, eof) = try await blocking { () -> (Double, Bool) in
+                let (source, _) = try server.connectSource()
+                let start = Date()
+                var offset = 0
+                while offset < mp3.count, source.send(Array(mp3[offset..<min(mp3.count, offset + 4000)])) {
+                    offset += 4000
+                    usleep(100_000)
+                    if Date().timeIntervalSince(start) > 4 { break }
+                }
+                let eof = source.receiveAll().eof
+                return (Date().timeIntervalSince(start), eof)
+            }
+            #expect(eof && cutAfter < 3.5)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(server.directory.ended.count == 1)
         }
     }
 }

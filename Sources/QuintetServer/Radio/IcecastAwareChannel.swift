@@ -53,7 +53,10 @@ struct IcecastAwareChannel<Inner: ServerChildChannel>: ServerChildChannel {
             case .inner(let innerValue):
                 await inner.handle(value: innerValue, logger: logger)
             case .icecast:
-                try? await value.channel.closeFuture.get()
+                // The radio's handlers own the channel from here; no task waits for it (one
+                // task per listener would cost memory for nothing). Shutdown reaches them
+                // through the pipeline (ChannelShouldQuiesceEvent).
+                return
             }
         } catch {
             logger.trace("connection closed before its first request", metadata: ["error": "\(error)"])

@@ -168,3 +168,36 @@ final class LiveTranscoder: @unchecked Sendable {
         }
     }
 }
+
+/// Holds a source's first bytes while its mount is being claimed on another event loop (a
+/// source returning within the grace period); removing it replays them, in order, to the
+/// handler added after it.
+final class IcecastInboundHold: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private var held: [ByteBuffer] = []
+    private var limit = 1 << 20   // 1 MiB: a source cannot make the server buffer more
+
+    /// A hold whose first bytes are `first` (what arrived with the request head).
+    init(first: ByteBuffer) {
+        if first.readableBytes > 0 { held.append(first) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = unwrapInboundIn(data)
+        limit -= bytes.readableBytes
+        guard limit >= 0 else {
+            context.close(promise: nil)
+            return
+        }
+        held.append(bytes)
+    }
+
+    func removeHandler(context: ChannelHandlerContext, removalToken: ChannelHandlerContext.RemovalToken) {
+        for bytes in held { context.fireChannelRead(wrapInboundOut(bytes)) }
+        if !held.isEmpty { context.fireChannelReadComplete() }
+        held = []
+        context.leavePipeline(removalToken: removalToken)
+    }
+}

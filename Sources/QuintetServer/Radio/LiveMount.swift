@@ -284,6 +284,13 @@ final class LiveMount: @unchecked Sendable {
 
     private func onTick() {
         guard !ended else { return }
+        if let limit = show.maxEpisodeSeconds, limit > 0, Date().timeIntervalSince(streamStart) >= Double(limit) {
+            // An Icecast source reads nothing after its 200, so the message goes to the log.
+            radio.logger.warning("radio broadcast cut off: the show's maximum episode length was reached",
+                                 metadata: ["mount": "\(path)", "max_seconds": "\(limit)"])
+            end()
+            return
+        }
         if let graceStart {
             let elapsed = NIODeadline.now() - graceStart
             if elapsed >= radio.configuration.gracePeriod {

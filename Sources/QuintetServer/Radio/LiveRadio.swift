@@ -33,7 +33,7 @@ final class LiveRadio: Sendable {
         /// A listener further behind than this many seconds of audio is dropped.
         var slowListenerSeconds = 10.0
         /// How often listeners get what arrived since their last write.
-        var batchInterval: TimeAmount = .milliseconds(100)
+        var batchInterval: TimeAmount = .milliseconds(200)
         /// The `ffmpeg` binary that turns Ogg/WebM sources into MP3.
         var ffmpeg = "ffmpeg"
 
@@ -173,6 +173,8 @@ final class LiveRadio: Sendable {
         _ = try? channel.pipeline.syncOperations.addHandler(IcecastListenerHandler())
         _ = try? channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 160 * 1024))
         _ = try? channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: 128 * 1024)
+        // A listener sends nothing after its request: small reads are enough.
+        _ = try? channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 256))
         let wantsMetadata = head["icy-metadata"]?.trimmingCharacters(in: .whitespaces) == "1"
         mount.eventLoop.execute { mount.addListener(channel: channel, wantsMetadata: wantsMetadata) }
     }
@@ -222,8 +224,16 @@ final class LiveRadio: Sendable {
 
         let streamInfo = info
         // Claim the mount: a new broadcast, the same one resumed within its grace period, or
-        // 403 when another source is on it.
+        // 403 when another source is on it. Resuming asks the mount's loop first; bytes that
+        // arrive meanwhile are held and replayed after `rest`.
         let existing = mount(at: path)
+        var hold: NIOLoopBound<IcecastInboundHold>?
+        if existing != nil {
+            let handler = IcecastInboundHold(first: rest)
+            _ = try? channel.pipeline.syncOperations.addHandler(handler)
+            hold = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        }
+        let held = hold
         let go: @Sendable (LiveMount) -> Void = { mount in
             let expects = head["expect"]?.lowercased() == "100-continue"
             let answer = (expects ? IcecastReply.continueHead : "") + IcecastReply.sourceOK
@@ -244,11 +254,15 @@ final class LiveRadio: Sendable {
             let handler = IcecastSourceHandler(mount: mount, feeder: feeder, timeout: self.configuration.sourceTimeout)
             do {
                 try channel.pipeline.syncOperations.addHandler(handler)
+                if let hold = held?.value {
+                    channel.pipeline.syncOperations.removeHandler(hold, promise: nil)   // replays rest + held
+                } else if rest.readableBytes > 0 {
+                    channel.pipeline.fireChannelRead(rest)
+                }
             } catch {
                 channel.close(promise: nil)
                 return
             }
-            if rest.readableBytes > 0 { channel.pipeline.fireChannelRead(rest) }
         }
         if let existing {
             existing.eventLoop.submit { existing.reattach(source: channel, info: streamInfo) }

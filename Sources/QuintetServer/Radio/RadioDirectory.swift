@@ -14,6 +14,8 @@ struct LiveShow: Sendable, Hashable {
     let streamKey: String
     /// Where listeners go when a broadcast ends, if anywhere (another mount path).
     let fallbackMount: String?
+    /// The longest broadcast in seconds (nil or 0: no limit); the source is cut off after it.
+    var maxEpisodeSeconds: Int? = nil
 }
 
 /// One live broadcast being recorded.
@@ -53,7 +55,7 @@ struct StoreRadioDirectory: RadioDirectory {
     func show(mount: String) throws -> LiveShow? {
         guard let show = try store.show(mount: mount), let id = show.id else { return nil }
         return LiveShow(id: id, title: show.title, mount: show.mount, streamKey: show.streamKey,
-                        fallbackMount: show.fallbackMount)
+                        fallbackMount: show.fallbackMount, maxEpisodeSeconds: show.maxEpisodeSeconds)
     }
 
     func startEpisode(show: LiveShow, contentType: String, at date: Date) throws -> LiveEpisode {
