@@ -115,9 +115,11 @@ def test_put_source_fifty_listeners_decode(server, tmp_path):
         assert entry["server_name"] == "E2E Live" and entry["genre"] == "Test"
         assert entry["server_type"] == "audio/mpeg"
         url = server.url(show["mount"])
+        time.sleep(1)  # icy-br comes from the stream's first confirmed frames: let some audio arrive
         head = requests.get(url, stream=True, timeout=10)
         assert head.status_code == 200 and head.headers["Content-Type"] == "audio/mpeg"
         assert head.headers["icy-name"] == "E2E Live" and "icy-metaint" not in head.headers
+        assert head.headers["icy-br"] == "128"  # from the stream's frames: ffmpeg sends no Ice-Bitrate
         head.close()
         listeners = [decode_listener(url, 5) for _ in range(LISTENERS)]
         for listener in listeners:

@@ -211,7 +211,9 @@ final class LiveMount: @unchecked Sendable {
     func listenerHead(metadata: Bool) -> String {
         func clean(_ s: String) -> String { String(s.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)) }
         var head = IcecastReply.commonHead(status: "200 OK", contentType: info.contentType)
-        if let v = info.bitrate { head += "icy-br:\(clean(v))\r\n" }
+        // `icy-br` from the source's `Ice-Bitrate`, else from the stream's own MP3 frames
+        // (ffmpeg sends no `Ice-Bitrate`; icecast then sends no `icy-br`, players want one).
+        if let v = info.bitrate ?? lastHeader.map({ String($0.bitrate / 1000) }) { head += "icy-br:\(clean(v))\r\n" }
         if let v = info.description { head += "icy-description:\(clean(v))\r\n" }
         if let v = info.genre { head += "icy-genre:\(clean(v))\r\n" }
         head += "icy-name:\(clean(info.name ?? show.title))\r\n"
