@@ -132,7 +132,9 @@ struct IcecastTests {
             #expect(lines.contains("icy-name:Harness") && lines.contains("icy-genre:Test") && lines.contains("icy-pub:0"))
             #expect(lines.contains("icy-metadata:1") && !plainHead.contains("icy-metaint"))
             let icyNames = lines.filter { $0.hasPrefix("icy-") }.map { String($0.prefix { $0 != ":" }) }
-            #expect(icyNames == ["icy-description", "icy-genre", "icy-name", "icy-pub", "icy-url", "icy-metadata"])
+            // Icecast's order; `icy-br` first, read from the stream's frames (the source sent no Ice-Bitrate).
+            #expect(icyNames == ["icy-br", "icy-description", "icy-genre", "icy-name", "icy-pub", "icy-url", "icy-metadata"])
+            #expect(lines.contains("icy-br:128"))
             #expect(icyHead.contains("\r\nicy-metaint:16000\r\n"))
             // The burst: at least 64 KiB back from what had arrived, on a frame start; then
             // everything up to the end, identical to the file from that point.
