@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics fuzz clean
+.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio fuzz clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -39,7 +39,7 @@ bootstrap:
 # Benchmarks, never part of `make test`: the real FFT next to numpy's rfft, tempo
 # estimation next to aubio and librosa on the held-out synthesised set, and the library scan
 # next to mutagen and tinytag, and a 60-minute accelerometer log through `quintet cadence`.
-bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics
+bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio
 
 bench-fft:
 	bash scripts/bench-fft.sh
@@ -61,6 +61,11 @@ bench-cadence:
 # (REPEAT=3; PHYSICS_BENCH=DIR for another copy of the harness).
 bench-physics:
 	bash scripts/bench-physics.sh
+
+# Live radio: icecast2 and `quintet serve` side by side (same ffmpeg source, same ICY listener
+# client from ../shared/radio-bench); N listeners (default 5000) for T seconds (default 60), RUNS.
+bench-radio:
+	bash scripts/bench-radio -n $(or $(N),5000) -t $(or $(T),60) --runs $(or $(RUNS),1)
 
 # Fuzz targets for parsers of untrusted bytes (Fuzz/, libFuzzer), never part of `make test`;
 # FUZZ_SECONDS per target (default 60).

@@ -40,6 +40,13 @@ struct IcecastAwareChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            // NIO keeps each connection's read buffer for reuse (its receive buffer pool), so
+            // the default first read of 2 KiB would stay allocated for hours on every
+            // listener, which reads nothing after its request. Start small; the allocator
+            // still grows for connections that send more (uploads to the app).
+            try channel.syncOptions?.setOption(
+                ChannelOptions.recvAllocator,
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
             let promise = channel.eventLoop.makePromise(of: Route.self)
             let sniffer = IcecastSniffer(inner: inner, radio: radio, logger: logger, promise: promise)
             try channel.pipeline.syncOperations.addHandler(sniffer)

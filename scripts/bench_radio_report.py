@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""The table of scripts/bench-radio: icecast2 and quintet side by side, the ratios, the targets.
+
+Usage: bench_radio_report.py RESULTS_DIR --runs R -t T -n N [--json FILE]
+
+RESULTS_DIR holds, per run r and server s (icecast2, quintet): s-r.listeners.json (listeners.py
+--json), s-r.procstat.json (procstat.py --json) and s-r.offset (seconds from procstat's start to
+the client's start). Server CPU is averaged over the steady window: from the end of the client's
+ramp + 3 s (its bitrate warm-up) to the end of its reading, in procstat's 1 s samples.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+SERVERS = ("icecast2", "quintet")
+BITRATE = 128.0
+
+
+def load(d, name):
+    with open(os.path.join(d, name)) as f:
+        return json.load(f) if name.endswith(".json") else float(f.read().strip())
+
+
+def figures(d, server, run, t):
+    lj = load(d, f"{server}-{run}.listeners.json")
+    pj = load(d, f"{server}-{run}.procstat.json")
+    offset = load(d, f"{server}-{run}.offset")
+    rows = pj["series"]
+    w0 = offset + lj["ramp_s"] + 3.5
+    w1 = offset + lj["ramp_s"] + t
+    steady = [r for r in rows if w0 <= r["t"] <= w1]
+    cpu = [r["server_cpu"] for r in steady]
+    rss = [r["server_rss_mb"] for r in rows]
+    b = lj["bitrate_kbps"]
+    icy = lj.get("icy", {})
+    return {
+        "requested": lj["requested"], "established": lj["established"], "failed": lj["failed"],
+        "failed_reasons": lj["failed_reasons"], "dropped": lj["dropped"],
+        "dropped_reasons": lj["dropped_reasons"], "ramp_s": lj["ramp_s"],
+        "kbps_min": b["min"], "kbps_median": b["median"], "kbps_n": b["n"],
+        "below_95": b["below_threshold"], "threshold_kbps": b["threshold"],
+        "ttfb_p50_ms": lj["ttfb_ms"]["p50"], "ttfb_p95_ms": lj["ttfb_ms"]["p95"],
+        "max_read_gap_p50_s": lj["max_read_gap_s"]["p50"],
+        "icy_ok": icy.get("parse_ok"), "mp3_sync_bad": lj["mp3_sync_bad"],
+        "cpu_mean": statistics.mean(cpu) if cpu else None, "cpu_max": max(cpu) if cpu else None,
+        "steady_samples": len(cpu),
+        "rss_max_mb": max(rss) if rss else None, "rss_idle_mb": rss[0] if rss else None,
+        "client_cpu": lj["client_cpu"]["percent_of_one_core"],
+        "machine_busy": statistics.mean(r["machine_busy"] for r in steady) if steady else None,
+        "source_cpu": statistics.mean(r["source_cpu"] for r in steady) if steady else None,
+    }
+
+
+def f(v, fmt="{:.1f}"):
+    return "–" if v is None else fmt.format(v)
+
+
+def ratio(a, b):
+    return None if a is None or b in (None, 0) else a / b
+
+
+def table(ice, q):
+    lines = []
+    rows = [
+        ("listeners connected / requested", lambda x: f"{x['established']} / {x['requested']}", None),
+        ("failed to connect", lambda x: f"{x['failed']}" + (f" {x['failed_reasons']}" if x['failed'] else ""), None),
+        ("dropped by the server", lambda x: f"{x['dropped']}" + (f" {x['dropped_reasons']}" if x['dropped'] else ""), None),
+        ("kbps min / median", lambda x: f"{f(x['kbps_min'])} / {f(x['kbps_median'])}", None),
+        (f"listeners under 95 % ({0.95 * BITRATE:.1f} kbps)", lambda x: f"{x['below_95']} of {x['kbps_n']}", None),
+        ("time to first byte p50 / p95 (ms)", lambda x: f"{f(x['ttfb_p50_ms'], '{:.0f}')} / {f(x['ttfb_p95_ms'], '{:.0f}')}", "ttfb_p50_ms"),
+        ("largest read gap p50 (s)", lambda x: f(x['max_read_gap_p50_s'], '{:.2f}'), None),
+        ("ICY blocks parsed, title seen, MP3 walks", lambda x: "ok" if x['icy_ok'] and not x['mp3_sync_bad'] else "FAILED", None),
+        ("server CPU % of one core, mean / max", lambda x: f"{f(x['cpu_mean'])} / {f(x['cpu_max'])}", "cpu_mean"),
+        ("server RSS max (idle) MB", lambda x: f"{f(x['rss_max_mb'])} ({f(x['rss_idle_mb'])})", "rss_max_mb"),
+        ("client CPU % of one core", lambda x: f(x['client_cpu']), None),
+        ("machine busy % (2 cores = 200)", lambda x: f(x['machine_busy']), None),
+        ("ramp (s)", lambda x: f(x['ramp_s']), None),
+    ]
+    w0 = max(len(r[0]) for r in rows)
+    cells = [(label, fn(ice), fn(q), f(ratio(q[k], ice[k]), "{:.2f}") if k else "") for label, fn, k in rows]
+    w1 = max(len("icecast2"), *(len(c[1]) for c in cells))
+    w2 = max(len("quintet"), *(len(c[2]) for c in cells))
+    lines.append(f"| {'':{w0}} | {'icecast2':>{w1}} | {'quintet':>{w2}} | quintet ÷ icecast2 |")
+    lines.append(f"|{'-' * (w0 + 2)}|{'-' * (w1 + 1)}:|{'-' * (w2 + 1)}:|-------------------:|")
+    for label, a, b, r in cells:
+        lines.append(f"| {label:{w0}} | {a:>{w1}} | {b:>{w2}} | {r:>18} |")
+    return "\n".join(lines)
+
+
+def targets(ice, q, n):
+    """The issue's acceptance line, for quintet (icecast2 is the yardstick)."""
+    return [
+        (f"{n} listeners connected, none failed", q["established"] == n and q["failed"] == 0),
+        ("none dropped", q["dropped"] == 0),
+        ("none below 95 % of 128 kbps", q["below_95"] == 0 and q["kbps_n"] == q["established"]),
+        ("ICY blocks and MP3 intact", bool(q["icy_ok"]) and not q["mp3_sync_bad"]),
+        (f"server CPU mean ≤ icecast2's ({f(q['cpu_mean'])} vs {f(ice['cpu_mean'])})",
+         q["cpu_mean"] is not None and ice["cpu_mean"] is not None and q["cpu_mean"] <= ice["cpu_mean"]),
+        (f"RSS max under 100 MB ({f(q['rss_max_mb'])})", q["rss_max_mb"] is not None and q["rss_max_mb"] < 100),
+        (f"TTFB p50 under 200 ms ({f(q['ttfb_p50_ms'], '{:.0f}')} ms)",
+         q["ttfb_p50_ms"] is not None and q["ttfb_p50_ms"] < 200),
+    ]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("results")
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("-t", type=float, required=True)
+    ap.add_argument("-n", type=int, required=True)
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    out = {"listeners": a.n, "seconds": a.t, "runs": []}
+    all_met = True
+    for r in range(1, a.runs + 1):
+        try:
+            ice = figures(a.results, "icecast2", r, a.t)
+            q = figures(a.results, "quintet", r, a.t)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"run {r}: results incomplete ({e})", file=sys.stderr)
+            return 1
+        tg = targets(ice, q, a.n)
+        all_met = all_met and all(ok for _, ok in tg)
+        print(f"\nRun {r}: {a.n} ICY listeners, {a.t:g} s after the ramp, 128 kbps MP3 source\n")
+        print(table(ice, q))
+        print()
+        for label, ok in tg:
+            print(f"  [{'met' if ok else 'NOT met'}] {label}")
+        out["runs"].append({"icecast2": ice, "quintet": q,
+                            "targets": [{"target": l, "met": ok} for l, ok in tg]})
+    out["all_targets_met"] = all_met
+    print(f"\nAll targets met in every run: {'yes' if all_met else 'no'}")
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(out, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
