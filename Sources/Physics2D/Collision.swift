@@ -159,56 +159,14 @@ enum Collide {
         } else {
             poly1 = polyA; poly2 = polyB; xf1 = xfA; xf2 = xfB; edge1 = edgeA; flip = false
         }
-        // Incident edge: the edge of poly2 most anti-parallel to the reference normal.
-        let refNormalIn2 = xf2.q.applyInverse(xf1.q.apply(poly1.normals[edge1]))
-        let n2 = poly2.count
-        var inc = 0, minDot = Double.greatestFiniteMagnitude
-        for i in 0..<n2 {
-            let d = dot(refNormalIn2, poly2.normals[i])
-            if d < minDot { minDot = d; inc = i }
-        }
-        let inc2 = inc + 1 < n2 ? inc + 1 : 0
-        let ia = ClipVertex(v: xf2.apply(poly2.vertices[inc]), id: featureID(edge1, inc, featureFace, featureVertex))
-        let ib = ClipVertex(v: xf2.apply(poly2.vertices[inc2]), id: featureID(edge1, inc2, featureFace, featureVertex))
-
-        let n1 = poly1.count
-        let iv1 = edge1, iv2 = edge1 + 1 < n1 ? edge1 + 1 : 0
-        let v11 = poly1.vertices[iv1], v12 = poly1.vertices[iv2]
-        let localTangent = (v12 - v11).normalized
-        let localNormal = localTangent.rightPerp
-        let planePoint = 0.5 * (v11 + v12)
-        let tangent = xf1.q.apply(localTangent)
-        let normal = tangent.rightPerp
-        let w11 = xf1.apply(v11), w12 = xf1.apply(v12)
-        let front = dot(normal, w11)
-        let side1 = -dot(tangent, w11) + totalR
-        let side2 = dot(tangent, w12) + totalR
-
-        let (c0, c1, k1) = clip(ia, ib, normal: -tangent, offset: side1, vertexIndex: iv1)
-        if k1 < 2 { return Manifold() }
-        let (d0, d1, k2) = clip(c0, c1, normal: tangent, offset: side2, vertexIndex: iv2)
-        if k2 < 2 { return Manifold() }
-
-        var m = Manifold()
-        m.type = flip ? .faceB : .faceA
-        m.localNormal = localNormal
-        m.localPoint = planePoint
-        for k in 0..<2 {
-            let cv = k == 0 ? d0 : d1
-            let sep = dot(normal, cv.v) - front
-            if sep <= totalR {
-                let p = ManifoldPoint(localPoint: xf2.applyInverse(cv.v), id: flip ? flipID(cv.id) : cv.id)
-                m[m.pointCount] = p
-                m.pointCount += 1
-            }
-        }
-        return m
+        return clipped(reference: poly1, xf1, edge: edge1, incident: poly2, xf2, flip: flip)
     }
 
     /// The manifold with face `edge1` of `poly1` as the reference face: the incident edge of
     /// `poly2` clipped against the face's side planes. `flip` says poly1 is shape B.
-    /// (The same steps as the second half of `polygons`, which keeps its own inline copy so the
-    /// hot path is unchanged; used by the chain routines.)
+    /// The second half of `polygons`, shared with the chain routines (inlined, so the
+    /// polygon hot path does not pay a call).
+    @inline(__always)
     static func clipped(reference poly1: PolyRef, _ xf1: Transform, edge edge1: Int,
                         incident poly2: PolyRef, _ xf2: Transform, flip: Bool) -> Manifold {
         let totalR = 2 * PhysicsSettings.polygonRadius
