@@ -4,6 +4,7 @@
 // reloading and the back button work; the graph explorer reuses these routes.
 import { api, APIError } from "/common/api.js";
 import { t } from "/common/i18n.js";
+import { playIcon } from "/common/icons.js";
 
 const $ = (selector) => document.querySelector(selector);
 const status = $("#library-status");
@@ -470,20 +471,6 @@ function playButton(song, action) {
   return el("button", { type: "button", class: "play icon", "data-play": song.id, onclick: action,
     "aria-label": t("library.song.play", { title: song.title }), title: t("library.song.play", { title: song.title }) },
     playIcon());
-}
-
-function playIcon() {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "18");
-  svg.setAttribute("height", "18");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  path.setAttribute("d", "M7 4.5v15L19.5 12z");
-  path.setAttribute("fill", "currentColor");
-  svg.append(path);
-  return svg;
 }
 
 /** A table of songs with a play button each; the queue of a play is the whole table. */

@@ -5,6 +5,7 @@
 // set as text (textContent / text nodes), never as HTML.
 import { api } from "/common/api.js";
 import { t } from "/common/i18n.js";
+import { playIcon } from "/common/icons.js";
 
 const $ = (selector) => document.querySelector(selector);
 const audio = $("#audio");
@@ -68,20 +69,6 @@ function dayAndTime(iso) {
   const today = new Date().toDateString() === date.toDateString();
   return timeElement(iso, today ? { hour: "2-digit", minute: "2-digit" }
     : { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
-}
-
-function playIcon() {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "18");
-  svg.setAttribute("height", "18");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  path.setAttribute("d", "M7 4.5v15L19.5 12z");
-  path.setAttribute("fill", "currentColor");
-  svg.append(path);
-  return svg;
 }
 
 /** Shows (or clears, with an empty text) a section's error line. */
