@@ -11,7 +11,7 @@ struct Serve: AsyncParsableCommand {
         discussion: """
         Every option can also be set by an environment variable: QUINTET_HOST, QUINTET_PORT,
         QUINTET_DATA, QUINTET_WEB, QUINTET_LOG_LEVEL, QUINTET_LIBRARY,
-        QUINTET_PUBLIC_URL. Flags win over the environment.
+        QUINTET_PUBLIC_URL, QUINTET_MAX_UPLOAD_MB, QUINTET_RADIO_BATCH_MS. Flags win over the environment.
         On a first start the user `admin` is created with the password in QUINTET_ADMIN_PASSWORD,
         or a random one printed once. Without --library the demo library is written into the
         data folder and served.
@@ -44,6 +44,17 @@ struct Serve: AsyncParsableCommand {
             help: ArgumentHelp("Largest audio upload in MiB (default 200; env QUINTET_MAX_UPLOAD_MB).", valueName: "MiB"))
     var maxUploadMB: Int?
 
+    @Option(name: .customLong("radio-batch-ms"),
+            help: ArgumentHelp("How often live radio listeners are written to, 20–2000 ms (default 500; env QUINTET_RADIO_BATCH_MS).", valueName: "ms"))
+    var radioBatchMS: Int?
+
+    func resolvedRadioBatch() throws -> Int {
+        if let radioBatchMS { return radioBatchMS }
+        guard let text = Environment.value("QUINTET_RADIO_BATCH_MS") else { return 500 }
+        guard let value = Int(text) else { throw ValidationError("QUINTET_RADIO_BATCH_MS must be a number, not '\(text)'") }
+        return value
+    }
+
     func resolvedMaxUpload() throws -> Int {
         if let maxUploadMB { return maxUploadMB }
         guard let text = Environment.value("QUINTET_MAX_UPLOAD_MB") else { return TempoRoutes.maxUploadBytes / 1_048_576 }
@@ -61,6 +72,8 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         let port = try resolvedPort()
         guard (0...65_535).contains(port) else { throw ValidationError("port must be between 0 and 65535, not \(port)") }
+        let batch = try resolvedRadioBatch()
+        guard (20...2000).contains(batch) else { throw ValidationError("--radio-batch-ms must be between 20 and 2000, not \(batch)") }
         let upload = try resolvedMaxUpload()
         guard (1...65_536).contains(upload) else { throw ValidationError("--max-upload-mb must be between 1 and 65536, not \(upload)") }
         if let url = publicURL ?? Environment.value("QUINTET_PUBLIC_URL"),
@@ -83,7 +96,7 @@ struct Serve: AsyncParsableCommand {
         do { webDirectory = try WebRoot.locate(explicit: web ?? Environment.value("QUINTET_WEB")) } catch {
             throw ValidationError(String(describing: error))
         }
-        let config = ServerConfiguration(
+        var config = ServerConfiguration(
             host: host ?? Environment.value("QUINTET_HOST") ?? "127.0.0.1",
             port: try resolvedPort(),
             dataDirectory: dataOptions.directory,
@@ -94,6 +107,7 @@ struct Serve: AsyncParsableCommand {
             adminPassword: Environment.value("QUINTET_ADMIN_PASSWORD"),
             publicURL: publicURL ?? Environment.value("QUINTET_PUBLIC_URL")
         )
+        config.radioBatchMilliseconds = try resolvedRadioBatch()
         if let folder = config.libraryDirectory {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {

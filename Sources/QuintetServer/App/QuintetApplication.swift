@@ -95,7 +95,9 @@ public enum QuintetApplication {
         }
         RadioRecovery.run(RadioStore(database: database), logger: logger)
         let library = LibraryService(database: database, libraryDirectory: configuration.libraryDirectory, logger: logger)
-        let radio = LiveRadio(directory: makeRadioDirectory(database: database), logger: logger)
+        var radioConfiguration = LiveRadio.Configuration()
+        radioConfiguration.batchInterval = .milliseconds(Int64(configuration.radioBatchMilliseconds))
+        let radio = LiveRadio(directory: makeRadioDirectory(database: database), configuration: radioConfiguration, logger: logger)
         let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
                                 publicURL: configuration.publicURL)

@@ -21,9 +21,9 @@ struct LiveStreamInfo: Sendable, Hashable {
 /// Why an event loop and not an actor: the source's bytes arrive as `ByteBuffer`s on an event
 /// loop and listeners are channels; keeping the mount on a loop lets it append, fan out and
 /// check writability with plain calls, with no task hop or executor switch per chunk or per
-/// listener. Listeners on other loops get one `execute` per batch.
+/// listener. Listeners on other loops get their batches through one `execute` per loop per tick.
 ///
-/// Fan-out: every ``LiveRadio/Configuration/batchInterval`` (100 ms) the mount writes to each
+/// Fan-out: every ``LiveRadio/Configuration/batchInterval`` (500 ms) the mount writes to each
 /// listener what arrived since its last batch, as slices of the source's own buffers (no copy).
 /// A listener whose channel is not writable is skipped; once it lags more than
 /// ``LiveRadio/Configuration/slowListenerSeconds`` of audio, or its position has left the
@@ -185,6 +185,7 @@ final class LiveMount: @unchecked Sendable {
             self.eventLoop.execute { self.removeListener(id) }
         }
         serve(listener, first: head)
+        deliverRemote()
     }
 
     /// Moves listeners from an ended mount here (the show's fallback), keeping their connection.
@@ -259,16 +260,43 @@ final class LiveMount: @unchecked Sendable {
         }
         guard !out.isEmpty || closing else { return }
         for b in out { pendingBytesOut += b.readableBytes }
-        let batch = out
-        let write: @Sendable () -> Void = {
-            for b in batch { channel.write(b, promise: nil) }
+        let delivery = Delivery(channel: channel, buffers: out, closing: closing)
+        if channel.eventLoop === eventLoop {
+            delivery.write()
+        } else if let i = remote.firstIndex(where: { $0.loop === channel.eventLoop }) {
+            remote[i].deliveries.append(delivery)
+        } else {
+            remote.append((channel.eventLoop, [delivery]))
+        }
+    }
+
+    /// One listener's batch: written on the listener's own loop.
+    private struct Delivery: Sendable {
+        let channel: any Channel
+        let buffers: [ByteBuffer]
+        let closing: Bool
+
+        func write() {
+            for b in buffers { channel.write(b, promise: nil) }
             if closing {
+                let channel = self.channel
                 channel.writeAndFlush(ByteBuffer()).whenComplete { _ in channel.close(promise: nil) }
             } else {
                 channel.flush()
             }
         }
-        if channel.eventLoop.inEventLoop { write() } else { channel.eventLoop.execute(write) }
+    }
+
+    /// Batches for listeners on other event loops, grouped by loop: one `execute` per loop per
+    /// tick instead of one per listener (a closure, a wake-up and their retains each).
+    private var remote: [(loop: any EventLoop, deliveries: [Delivery])] = []
+
+    /// Hands the batches gathered in ``remote`` to their loops.
+    private func deliverRemote() {
+        for (loop, deliveries) in remote where !deliveries.isEmpty {
+            loop.execute { for delivery in deliveries { delivery.write() } }
+        }
+        for i in remote.indices { remote[i].deliveries = [] }
     }
 
     private static let emptyBlock = ByteBuffer(bytes: [0])
@@ -302,6 +330,7 @@ final class LiveMount: @unchecked Sendable {
             fillSilence(elapsed: elapsed)
         }
         for listener in listeners.values { serve(listener) }
+        deliverRemote()
         if pendingBytesOut > 0 {
             radio.metrics.bytesOut.increment(by: Int64(pendingBytesOut))
             pendingBytesOut = 0
@@ -357,6 +386,7 @@ final class LiveMount: @unchecked Sendable {
         } else {
             // What arrived since the last batch still goes out, then the connection closes.
             for listener in remaining { serve(listener, closing: true) }
+            deliverRemote()
         }
     }
 

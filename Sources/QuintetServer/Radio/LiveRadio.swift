@@ -33,7 +33,7 @@ final class LiveRadio: Sendable {
         /// A listener further behind than this many seconds of audio is dropped.
         var slowListenerSeconds = 10.0
         /// How often listeners get what arrived since their last write.
-        var batchInterval: TimeAmount = .milliseconds(200)
+        var batchInterval: TimeAmount = .milliseconds(500)
         /// The `ffmpeg` binary that turns Ogg/WebM sources into MP3.
         var ffmpeg = "ffmpeg"
 
