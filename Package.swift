@@ -38,6 +38,9 @@ let dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     // Structured logging shared by the server and the CLI (Hummingbird uses it too).
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    // PostgreSQL client on SwiftNIO: the Crowd's PostGIS backend (module CrowdPostgres) for
+    // deployments that outgrow one machine, and the side-by-side PostGIS figures.
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
 ]
 
 let swiftSettings: [SwiftSetting] = [
@@ -84,7 +87,16 @@ let package = Package(
         .target(name: "MusicGraph", dependencies: ["LibraryCore"], swiftSettings: swiftSettings),
         .target(name: "Cadence", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(name: "Radio", dependencies: ["QuintetStore", "AudioCore", grdb], swiftSettings: swiftSettings),
-        .target(name: "Crowd", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
+        // The Crowd core: the semantics over an in-memory grid index, stored in SQLite (GRDB).
+        .target(name: "Crowd", dependencies: [grdb], swiftSettings: swiftSettings),
+        // The same service over PostgreSQL + PostGIS (one PL/pgSQL function per call), in its
+        // own module so the core stays free of NIO.
+        .target(
+            name: "CrowdPostgres",
+            dependencies: ["Crowd", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         // Release builds of the physics engine skip the run-time exclusivity checks: its hot
         // loops modify class properties (bodies, contacts) thousands of times a step and the
         // checks cost 5–30 % of a step (docs/physics.md, "Speed"). Debug builds, and so the
@@ -103,6 +115,7 @@ let package = Package(
             name: "QuintetServer",
             dependencies: [
                 "QuintetStore", "AudioCore", "Tempo", "Cadence", "LibraryCore", "MediaTags", "Radio",
+                "Crowd", "CrowdPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -120,7 +133,7 @@ let package = Package(
             name: "quintet",
             dependencies: [
                 "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore",
-                "Physics2D", "Radio",
+                "Physics2D", "Radio", "Crowd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -135,11 +148,18 @@ let package = Package(
         .testTarget(name: "CadenceTests", dependencies: ["Cadence", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "Physics2DTests", dependencies: ["Physics2D"], swiftSettings: swiftSettings),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "QuintetStore", "AudioCore", grdb], swiftSettings: swiftSettings),
+        .testTarget(name: "CrowdTests", dependencies: ["Crowd", grdb], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CrowdPostgresTests",
+            dependencies: ["CrowdPostgres", "Crowd", .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "QuintetStoreTests", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
         .testTarget(
             name: "QuintetServerTests",
             dependencies: [
-                "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore", "Cadence", "Radio",
+                "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore", "Cadence", "Radio", "Crowd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
