@@ -315,9 +315,11 @@ final class LiveMount: @unchecked Sendable {
     private func onTick() {
         guard !ended else { return }
         if let limit = show.maxEpisodeSeconds, limit > 0, Date().timeIntervalSince(streamStart) >= Double(limit) {
-            // An Icecast source reads nothing after its 200, so the message goes to the log.
+            // An Icecast source reads nothing after its 200: the message goes to the log, and a
+            // source that reconnects during the cooldown is refused with it (403, Retry-After).
             radio.logger.warning("radio broadcast cut off: the show's maximum episode length was reached",
                                  metadata: ["mount": "\(path)", "max_seconds": "\(limit)"])
+            radio.broadcastCutOff(mount: path, seconds: limit)
             end()
             return
         }
