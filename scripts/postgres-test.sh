@@ -151,7 +151,7 @@ EOF
     if [ "$(psql_super "$bin" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'")" != 1 ]; then
         psql_super "$bin" -d postgres -c "CREATE DATABASE $DB OWNER $ROLE" >&2
     fi
-    psql_super "$bin" -d "$DB" -c "CREATE EXTENSION IF NOT EXISTS postgis" >&2
+    psql_super "$bin" -d "$DB" -c "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS postgis" >&2
 }
 
 ensure() {

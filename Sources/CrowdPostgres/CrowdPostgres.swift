@@ -203,9 +203,9 @@ public final class PostgresCrowd: CrowdService {
             }
             if stored != CrowdSchema.version {
                 let substitute = { (sql: String) in
-                    sql.replacingOccurrences(of: "@S", with: quoted)
+                    sql.replacingOccurrences(of: "@GLOBAL", with: "\(globalLockKey(schema: schema))")
+                        .replacingOccurrences(of: "@S", with: quoted)
                         .replacingOccurrences(of: "@G", with: "\"\(postgis)\"")
-                        .replacingOccurrences(of: "@GLOBAL", with: "\(globalLockKey(schema: schema))")
                 }
                 for sql in CrowdSchema.tables + CrowdSchema.functions { try await run(substitute(sql)) }
                 try await run("DELETE FROM \(quoted).crowd_schema")

@@ -108,8 +108,6 @@ enum CrowdSchema {
             hi double precision := p_lat + dlat;
             dlon double precision;
             keys bigint[] := '{}';
-            i bigint;
-            j bigint;
         BEGIN
             IF hi >= 84 THEN keys := keys || 288230376151711744::bigint; END IF;
             IF lo <= -84 THEN keys := keys || 288230376151711745::bigint; END IF;
@@ -117,9 +115,10 @@ enum CrowdSchema {
             hi := least(hi, 84);
             IF lo <= hi THEN
                 dlon := 11.0 / (6371008.8 * cos(greatest(abs(lo), abs(hi)) * pi() / 180)) * 180 / pi();
+                -- (integer FOR loops: i and j are integers, widened before the arithmetic)
                 FOR i IN floor(lo * 1000)::bigint .. floor(hi * 1000)::bigint LOOP
                     FOR j IN floor((p_lon - dlon) * 1000)::bigint .. floor((p_lon + dlon) * 1000)::bigint LOOP
-                        keys := keys || ((i + 90000) * 360000 + (((j + 180000) % 360000) + 360000) % 360000);
+                        keys := keys || ((i::bigint + 90000) * 360000 + (((j::bigint + 180000) % 360000) + 360000) % 360000);
                     END LOOP;
                 END LOOP;
             END IF;
