@@ -463,3 +463,120 @@ struct PostgresCrowdConnectionTests {
         try await TestDatabase.drop(schema)
     }
 }
+
+@Suite("PostgresCrowd edges of the map and of the locks")
+struct PostgresCrowdEdgeTests {
+    @Test("Joins across the antimeridian and at the poles")
+    func antimeridianAndPoles() async throws {
+        try await TestDatabase.withCrowd { crowd, _ in
+            // 2e-5° of longitude at the equator ≈ 2.2 m: across ±180 the two are 4.4 m apart.
+            let east = try await crowd.report("east", 0, 179.99998)
+            let west = try await crowd.report("west", 0, -179.99998)
+            #expect(west.location.id == east.location.id && west.location.people == 2)
+            // At the north pole every longitude is the same point.
+            let pole = try await crowd.report("pole-a", 90, 0)
+            let other = try await crowd.report("pole-b", 90, 123.4)
+            #expect(other.location.id == pole.location.id)
+            let near = try await crowd.report("pole-c", 90 - Geo.degrees(metres: 9), -77)
+            #expect(near.location.id == pole.location.id && near.location.people == 3)
+            let south = try await crowd.report("south", -90, 10)
+            #expect(south.location.id != pole.location.id && south.location.people == 1)
+            // A search across the antimeridian finds the location on the other side.
+            let found = try await crowd.search(CrowdSearch(lat: 0, lon: -179.9999, radius: 50), now: Geo.start)
+            #expect(found.locations.map(\.id) == [east.location.id])
+        }
+    }
+
+    @Test("The lock cells of a position cover every centre within 10 m (poles and antimeridian too)")
+    func lockCellsCover() async throws {
+        try await TestDatabase.withCrowd { _, schema in
+            var generator = SystemRandomNumberGenerator()
+            var cases: [(Double, Double, Double, Double)] = []
+            let latitudes: [ClosedRange<Double>] = [-90...(-83.9), -84.1...84.1, 83.9...90, -1...1]
+            for index in 0..<400 {
+                let lat = Double.random(in: latitudes[index % latitudes.count], using: &generator)
+                let lon = index % 5 == 0 ? Double.random(in: 179.9995...180, using: &generator) * (index % 2 == 0 ? 1 : -1)
+                    : Double.random(in: -180...180, using: &generator)
+                // A centre up to 10 m away in a random direction, kept if the haversine agrees.
+                let bearing = Double.random(in: 0..<(2 * .pi), using: &generator)
+                let metres = Double.random(in: 0...10, using: &generator)
+                let dLat = Geo.degrees(metres: metres) * cos(bearing)
+                let cosLat = max(cos(lat * .pi / 180), 1e-9)
+                var cLat = lat + dLat, cLon = lon + Geo.degrees(metres: metres) * sin(bearing) / cosLat
+                cLat = max(-90, min(90, cLat))
+                if cLon > 180 { cLon -= 360 }
+                if cLon < -180 { cLon += 360 }
+                if CrowdRules.distance(lat1: lat, lon1: lon, lat2: cLat, lon2: cLon) <= 10 { cases.append((lat, lon, cLat, cLon)) }
+            }
+            #expect(cases.count > 200)
+            try await TestDatabase.withConnection { connection in
+                for (lat, lon, cLat, cLon) in cases {
+                    let rows = try await connection.query("""
+                        SELECT \(unescaped: "\"\(schema)\"").crowd_cell(\(cLat), \(cLon)) = ANY (\
+                        \(unescaped: "\"\(schema)\"").crowd_area_keys(\(lat), \(lon)))
+                        """, logger: TestDatabase.logger)
+                    for try await covered in rows.decode(Bool.self) {
+                        #expect(covered, "centre \(cLat), \(cLon) not covered from \(lat), \(lon)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("Reports on two clients while devices expire keep counts, statistics and comments consistent")
+    func concurrentExpiry() async throws {
+        let schema = TestDatabase.newSchema()
+        let url = TestDatabase.url(schema: schema, pool: 4)
+        let settings = CrowdSettings(minGroup: 1, expiry: 2)
+        let clients = [
+            try await PostgresCrowd.connect(url: url, settings: settings, logger: TestDatabase.logger),
+            try await PostgresCrowd.connect(url: url, settings: settings, logger: TestDatabase.logger),
+        ]
+        let lat = Geo.origin.lat, lon = Geo.origin.lon
+        let spots = (0..<6).map { (lat + Geo.degrees(metres: 4 * Double($0)), lon) }
+        // 40 devices; each reports two rounds of every four, so it falls silent for 3 s, longer
+        // than the expiry (2 s; one round = 1 s), and is swept mid-run, then comes back.
+        var last: [Int: Int] = [:]
+        for round in 0..<8 {
+            let now = Geo.start + Double(round)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for device in 0..<40 where (device + round) % 4 < 2 {
+                    let client = clients[(device + round) % 2]
+                    let spot = spots[(device * 5 + round) % spots.count]
+                    group.addTask {
+                        try await client.report("e\(device)", spot.0, spot.1, at: now, age: device % 7 == 0 ? nil : 18 + device,
+                                                comment: device % 4 == 0 ? "r\(round)" : nil)
+                    }
+                    last[device] = round
+                }
+                // Searches running alongside (they may sweep too).
+                group.addTask { _ = try await clients[1].all(at: now) }
+                try await group.waitForAll()
+            }
+        }
+        let now = Geo.start + 7
+        let all = try await clients[0].all(at: now)
+        let alive = last.filter { now.timeIntervalSince(Geo.start + Double($0.value)) <= 2 }
+        #expect(all.reduce(0) { $0 + $1.people } == alive.count)
+        try await TestDatabase.withConnection { connection in
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: """
+                SELECT (SELECT count(*) FROM "\(schema)".crowd_devices)::bigint,
+                       (SELECT count(*) FROM "\(schema)".crowd_locations l WHERE l.people <> (
+                            SELECT count(*) FROM "\(schema)".crowd_devices d WHERE d.location_id = l.id)
+                          OR l.age_sum <> (SELECT coalesce(sum(age), 0) FROM "\(schema)".crowd_devices d WHERE d.location_id = l.id)
+                          OR l.age_count <> (SELECT count(age) FROM "\(schema)".crowd_devices d WHERE d.location_id = l.id))::bigint,
+                       (SELECT count(*) FROM "\(schema)".crowd_comments c
+                        WHERE NOT EXISTS (SELECT 1 FROM "\(schema)".crowd_locations l WHERE l.id = c.location_id))::bigint,
+                       (SELECT count(*) FROM "\(schema)".crowd_locations WHERE people <= 0)::bigint
+                """), logger: TestDatabase.logger)
+            for try await (devices, wrong, orphanComments, empty) in rows.decode((Int, Int, Int, Int).self) {
+                #expect(devices == alive.count)
+                #expect(wrong == 0)
+                #expect(orphanComments == 0)
+                #expect(empty == 0)
+            }
+        }
+        for client in clients { await client.close() }
+        try await TestDatabase.drop(schema)
+    }
+}
