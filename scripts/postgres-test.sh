@@ -92,7 +92,13 @@ is_running() {
 }
 
 create_cluster() {
-    local bin="$1"
+    local bin="$1" major
+    major="$(basename "$(dirname "$bin")")"
+    if [ -f "$DATA/PG_VERSION" ] && [ "$(cat "$DATA/PG_VERSION")" != "$major" ]; then
+        # A cluster of another PostgreSQL (the machine changed): test data only, start afresh.
+        say "the cluster in $DATA is PostgreSQL $(cat "$DATA/PG_VERSION"), the server is $major: recreating it"
+        rm -rf "$DATA"
+    fi
     [ -f "$DATA/PG_VERSION" ] && return 0
     say "creating a cluster in $DATA"
     mkdir -p "$DIR"
