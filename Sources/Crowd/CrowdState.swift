@@ -53,6 +53,8 @@ struct CrowdState {
         var id: Int64
         var lat: Double
         var lon: Double
+        /// `cos(lat · π/180)`, for ``CrowdRules/distance(lat1:lon1:cosLat1:lat2:lon2:cosLat2:)``.
+        var cosLat: Double
         var people = 0
         var ageSum = 0
         var ageCount = 0
@@ -60,8 +62,6 @@ struct CrowdState {
         var women = 0
         var row: Int32
         var column: Int32
-        /// The latest comments, oldest first (at most ``CrowdRules/commentsShown``).
-        var comments: [StoredComment] = []
     }
 
     let settings: CrowdSettings
@@ -74,6 +74,10 @@ struct CrowdState {
     private var locations: [Location] = []
     private var freeLocations: [Int32] = []
     private var locationIndex: [Int64: Int32] = [:]
+    /// The latest comments of the locations that have any, oldest first (at most
+    /// ``CrowdRules/commentsShown``), by location slot. Kept apart so a location is plain data
+    /// the search can copy for free.
+    private var comments: [Int32: [StoredComment]] = [:]
     private(set) var nextLocationID: Int64 = 1
     private(set) var nextCommentID: Int64 = 1
     private(set) var commentCount = 0
@@ -218,12 +222,26 @@ struct CrowdState {
             var slot: Int32
         }
         var hits: [Hit] = []
+        hits.reserveCapacity(64)
         let radius = Double(search.radius)
+        let lat = search.lat, lon = search.lon, cosLat = cos(lat * (Double.pi / 180))
+        // A cheap sure rejection before the haversine: sin²x ≥ x²(1 − x²/3) for |x| < 1, so
+        // x²(1 − x²/3) + cos φ₁ cos φ₂ · y²(1 − y²/3) (x, y half the latitude and longitude
+        // differences in radians) never exceeds the haversine's `a`. When it is clearly above the
+        // `a` of the radius (by a relative 1e-6, far beyond rounding), the distance is over the
+        // radius; anything else is measured exactly.
+        let halfRadians = Double.pi / 360
+        let aMax = { let s = sin(radius / CrowdRules.earthRadius / 2); return s * s * (1 + 1e-6) }()
         locations.withUnsafeBufferPointer { locations in
-            grid.forEachCandidate(lat: search.lat, lon: search.lon, radius: radius) { slot in
+            grid.forEachCandidate(lat: lat, lon: lon, radius: radius) { slot in
                 let location = locations[Int(slot)]
                 guard location.people >= lower, location.people <= upper else { return }
-                let d = CrowdRules.distance(lat1: search.lat, lon1: search.lon, lat2: location.lat, lon2: location.lon)
+                let x = (location.lat - lat) * halfRadians, y = (location.lon - lon) * halfRadians
+                if abs(x) < 0.5, abs(y) < 0.5 {
+                    let x2 = x * x, y2 = y * y
+                    if x2 * (1 - x2 / 3) + cosLat * location.cosLat * (y2 * (1 - y2 / 3)) > aMax { return }
+                }
+                let d = CrowdRules.distance(lat1: lat, lon1: lon, cosLat1: cosLat, lat2: location.lat, lon2: location.lon, cosLat2: location.cosLat)
                 if d <= radius { hits.append(Hit(distance: d, id: location.id, people: location.people, slot: slot)) }
             }
         }
@@ -247,7 +265,7 @@ struct CrowdState {
         guard let slot = locationIndex[id] else { return nil }
         let location = locations[Int(slot)]
         guard location.people >= settings.minGroup else { return nil }
-        let comments = location.comments.reversed().map {
+        let comments = (self.comments[slot] ?? []).reversed().map {
             CrowdComment(text: $0.text, time: Date(timeIntervalSinceReferenceDate: $0.time))
         }
         return CrowdLocationDetail(location: describe(location, distance: 0), comments: comments)
@@ -301,9 +319,10 @@ struct CrowdState {
         var best: Int32 = -1
         var bestDistance = Double.infinity
         var bestID = Int64.max
+        let cosLat = cos(lat * (Double.pi / 180))
         grid.forEachCandidate(lat: lat, lon: lon, radius: CrowdRules.joinDistance) { slot in
             let location = locations[Int(slot)]
-            let d = CrowdRules.distance(lat1: lat, lon1: lon, lat2: location.lat, lon2: location.lon)
+            let d = CrowdRules.distance(lat1: lat, lon1: lon, cosLat1: cosLat, lat2: location.lat, lon2: location.lon, cosLat2: location.cosLat)
             guard d <= CrowdRules.joinDistance else { return }
             if d < bestDistance || (d == bestDistance && location.id < bestID) {
                 best = slot
@@ -324,7 +343,7 @@ struct CrowdState {
 
     private mutating func newLocationSlot(id: Int64, lat: Double, lon: Double) -> Int32 {
         let row = grid.row(lat: lat), column = grid.column(lon: lon)
-        let location = Location(id: id, lat: lat, lon: lon, row: row, column: column)
+        let location = Location(id: id, lat: lat, lon: lon, cosLat: cos(lat * (Double.pi / 180)), row: row, column: column)
         let slot: Int32
         if let free = freeLocations.popLast() {
             slot = free
@@ -396,18 +415,15 @@ struct CrowdState {
         let location = locations[i]
         grid.remove(slot: slot, row: location.row, column: location.column)
         locationIndex[location.id] = nil
-        commentCount -= location.comments.count
-        locations[i].comments = []
+        if let gone = comments.removeValue(forKey: slot) { commentCount -= gone.count }
         dirtyLocations.insert(location.id)
         freeLocations.append(slot)
     }
 
     private mutating func addComment(_ comment: StoredComment, to slot: Int32) {
-        let i = Int(slot)
-        locations[i].comments.append(comment)
+        comments[slot, default: []].append(comment)
         commentCount += 1
-        if locations[i].comments.count > CrowdRules.commentsShown {
-            let dropped = locations[i].comments.removeFirst()
+        if let kept = comments[slot]?.count, kept > CrowdRules.commentsShown, let dropped = comments[slot]?.removeFirst() {
             droppedComments.append(dropped.id)
             commentCount -= 1
         }
