@@ -85,7 +85,14 @@ struct CrowdState {
     private(set) var changeNumber: UInt64 = 0
 
     private var dirtyDevices: Set<CrowdDeviceID> = []
+    /// Locations founded or deleted since the last batch.
     private var dirtyLocations: Set<Int64> = []
+    /// Locations whose statistics changed since they were last written. The stored statistics
+    /// are a summary refreshed at ``CrowdEngine/close()`` (and after loading); the devices are
+    /// the truth and loading recomputes them, so a report need not rewrite its locations' rows.
+    private var staleStatistics: Set<Int64> = []
+    /// Deleted locations that had comments (theirs go too).
+    private var commentsOfDeleted: [Int64] = []
     private var newComments: [CrowdCommentRow] = []
     private var droppedComments: [Int64] = []
     /// The stored rows while loading, to write back only the statistics that differ.
@@ -141,6 +148,7 @@ struct CrowdState {
         order.sort { devices[Int($0)].lastSeen < devices[Int($1)].lastSeen }
         for slot in order { appendNewest(slot) }
         dirtyLocations.removeAll()
+        staleStatistics.removeAll()
         for (id, stored) in loadedRows {
             guard let slot = locationIndex[id] else { continue }
             let l = locations[Int(slot)]
@@ -232,18 +240,20 @@ struct CrowdState {
         // radius; anything else is measured exactly.
         let halfRadians = Double.pi / 360
         let aMax = { let s = sin(radius / CrowdRules.earthRadius / 2); return s * s * (1 + 1e-6) }()
-        locations.withUnsafeBufferPointer { locations in
-            grid.forEachCandidate(lat: lat, lon: lon, radius: radius) { slot in
-                let location = locations[Int(slot)]
-                guard location.people >= lower, location.people <= upper else { return }
-                let x = (location.lat - lat) * halfRadians, y = (location.lon - lon) * halfRadians
-                if abs(x) < 0.5, abs(y) < 0.5 {
-                    let x2 = x * x, y2 = y * y
-                    if x2 * (1 - x2 / 3) + cosLat * location.cosLat * (y2 * (1 - y2 / 3)) > aMax { return }
-                }
-                let d = CrowdRules.distance(lat1: lat, lon1: lon, cosLat1: cosLat, lat2: location.lat, lon2: location.lon, cosLat2: location.cosLat)
-                if d <= radius { hits.append(Hit(distance: d, id: location.id, people: location.people, slot: slot)) }
+        grid.forEachEntry(lat: lat, lon: lon, radius: radius) { entry in
+            let people = Int(entry.people)
+            guard people >= lower, people <= upper else { return }
+            let x = (entry.lat - lat) * halfRadians, y = (entry.lon - lon) * halfRadians
+            if abs(x) < 0.5, abs(y) < 0.5 {
+                let x2 = x * x, y2 = y * y
+                if x2 * (1 - x2 / 3) + cosLat * entry.cosLat * (y2 * (1 - y2 / 3)) > aMax { return }
             }
+            let d = CrowdRules.distance(lat1: lat, lon1: lon, cosLat1: cosLat, lat2: entry.lat, lon2: entry.lon, cosLat2: entry.cosLat)
+            if d <= radius { hits.append(Hit(distance: d, id: 0, people: people, slot: entry.slot)) }
+        }
+        // The ids (for ordering ties) from the records, for the hits only.
+        locations.withUnsafeBufferPointer { locations in
+            for i in hits.indices { hits[i].id = locations[Int(hits[i].slot)].id }
         }
         var truncated = false
         if hits.count > search.limit {
@@ -279,8 +289,9 @@ struct CrowdState {
 
     // MARK: the store's batches
 
-    /// The current rows of everything changed since the last batch; clears the marks.
-    mutating func takeBatch() -> CrowdChangeBatch {
+    /// The current rows of everything changed since the last batch (with `statistics`, also of
+    /// every location whose statistics changed); clears the marks.
+    mutating func takeBatch(statistics: Bool = false) -> CrowdChangeBatch {
         var batch = CrowdChangeBatch()
         batch.upsertDevices.reserveCapacity(dirtyDevices.count)
         for id in dirtyDevices {
@@ -301,6 +312,17 @@ struct CrowdState {
                 batch.deleteLocations.append(id)
             }
         }
+        if statistics {
+            for id in staleStatistics where !dirtyLocations.contains(id) {
+                guard let slot = locationIndex[id] else { continue }
+                let l = locations[Int(slot)]
+                batch.upsertLocations.append(CrowdLocationRow(id: l.id, lat: l.lat, lon: l.lon, people: l.people, ageSum: l.ageSum,
+                                                              ageCount: l.ageCount, men: l.men, women: l.women))
+            }
+            staleStatistics.removeAll()
+        }
+        batch.deleteCommentsOf = commentsOfDeleted
+        commentsOfDeleted.removeAll(keepingCapacity: true)
         batch.insertComments = newComments
         batch.deleteComments = droppedComments
         batch.nextLocationID = nextLocationID
@@ -320,14 +342,14 @@ struct CrowdState {
         var bestDistance = Double.infinity
         var bestID = Int64.max
         let cosLat = cos(lat * (Double.pi / 180))
-        grid.forEachCandidate(lat: lat, lon: lon, radius: CrowdRules.joinDistance) { slot in
-            let location = locations[Int(slot)]
-            let d = CrowdRules.distance(lat1: lat, lon1: lon, cosLat1: cosLat, lat2: location.lat, lon2: location.lon, cosLat2: location.cosLat)
+        grid.forEachEntry(lat: lat, lon: lon, radius: CrowdRules.joinDistance) { entry in
+            let d = CrowdRules.distance(lat1: lat, lon1: lon, cosLat1: cosLat, lat2: entry.lat, lon2: entry.lon, cosLat2: entry.cosLat)
             guard d <= CrowdRules.joinDistance else { return }
-            if d < bestDistance || (d == bestDistance && location.id < bestID) {
-                best = slot
+            let id = locations[Int(entry.slot)].id
+            if d < bestDistance || (d == bestDistance && id < bestID) {
+                best = entry.slot
                 bestDistance = d
-                bestID = location.id
+                bestID = id
             }
         }
         return best >= 0 ? best : nil
@@ -353,7 +375,7 @@ struct CrowdState {
             locations.append(location)
         }
         locationIndex[id] = slot
-        grid.insert(slot: slot, row: row, column: column)
+        grid.insert(CrowdGrid.Entry(lat: lat, lon: lon, cosLat: location.cosLat, slot: slot, people: 0), row: row, column: column)
         return slot
     }
 
@@ -373,12 +395,13 @@ struct CrowdState {
     private mutating func join(_ slot: Int32, age: Int16, sex: CrowdSex?) {
         let i = Int(slot)
         locations[i].people += 1
+        grid.setPeople(locations[i].people, slot: slot, row: locations[i].row, column: locations[i].column)
         if age >= 0 {
             locations[i].ageSum += Int(age)
             locations[i].ageCount += 1
         }
         if sex == .male { locations[i].men += 1 } else if sex == .female { locations[i].women += 1 }
-        dirtyLocations.insert(locations[i].id)
+        staleStatistics.insert(locations[i].id)
     }
 
     /// A member stays but its age and sex are replaced.
@@ -394,19 +417,20 @@ struct CrowdState {
         }
         if old.1 == .male { locations[i].men -= 1 } else if old.1 == .female { locations[i].women -= 1 }
         if new.1 == .male { locations[i].men += 1 } else if new.1 == .female { locations[i].women += 1 }
-        dirtyLocations.insert(locations[i].id)
+        staleStatistics.insert(locations[i].id)
     }
 
     /// Takes a member out; the location goes at once (with its comments) when it empties.
     private mutating func leave(_ slot: Int32, age: Int16, sex: CrowdSex?) {
         let i = Int(slot)
         locations[i].people -= 1
+        grid.setPeople(locations[i].people, slot: slot, row: locations[i].row, column: locations[i].column)
         if age >= 0 {
             locations[i].ageSum -= Int(age)
             locations[i].ageCount -= 1
         }
         if sex == .male { locations[i].men -= 1 } else if sex == .female { locations[i].women -= 1 }
-        dirtyLocations.insert(locations[i].id)
+        staleStatistics.insert(locations[i].id)
         if locations[i].people == 0 { deleteLocation(slot) }
     }
 
@@ -415,7 +439,10 @@ struct CrowdState {
         let location = locations[i]
         grid.remove(slot: slot, row: location.row, column: location.column)
         locationIndex[location.id] = nil
-        if let gone = comments.removeValue(forKey: slot) { commentCount -= gone.count }
+        if let gone = comments.removeValue(forKey: slot) {
+            commentCount -= gone.count
+            commentsOfDeleted.append(location.id)
+        }
         dirtyLocations.insert(location.id)
         freeLocations.append(slot)
     }
