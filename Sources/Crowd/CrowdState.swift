@@ -19,6 +19,12 @@ struct CrowdDeviceID: Hashable {
         self = id
     }
 
+    /// The key's bytes as a blob (built outside the engine's lock, by the writer).
+    var data: Data {
+        var words = (w0, w1, w2, w3)
+        return withUnsafeBytes(of: &words) { Data($0.prefix(Int(count))) }
+    }
+
     var bytes: [UInt8] {
         var words = (w0, w1, w2, w3)
         return withUnsafeBytes(of: &words) { Array($0.prefix(Int(count))) }
@@ -297,10 +303,10 @@ struct CrowdState {
         for id in dirtyDevices {
             if let slot = deviceIndex[id] {
                 let d = devices[Int(slot)]
-                batch.upsertDevices.append(CrowdDeviceRow(key: id.bytes, locationID: locations[Int(d.location)].id,
+                batch.upsertDevices.append(CrowdDeviceRow(key: id, locationID: locations[Int(d.location)].id,
                                                           lastSeen: d.lastSeen, age: d.age >= 0 ? Int(d.age) : nil, sex: d.sex))
             } else {
-                batch.deleteDevices.append(id.bytes)
+                batch.deleteDevices.append(id)
             }
         }
         for id in dirtyLocations {
