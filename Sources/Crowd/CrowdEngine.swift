@@ -71,8 +71,10 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         state.finishLoading(nextLocationID: next.nextLocationID, nextCommentID: next.nextCommentID)
         self.state = state
         commits = CrowdCommitQueue(store: store)
-        commits.start { [unowned self] in
-            self.lock.withLock { (self.state.takeBatch(), self.state.changeNumber) }
+        // The writer holds the engine weakly: an engine dropped without `close()` ends it.
+        commits.start { [weak self] in
+            guard let self else { return nil }
+            return self.lock.withLock { (self.state.takeBatch(), self.state.changeNumber) }
         }
         // Write back whatever loading corrected (orphans, recomputed statistics).
         commits.request(upTo: 0, force: true)
@@ -123,6 +125,12 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         return result
     }
 
+    deinit {
+        // Dropped without `close()`: stop the writer (what was pending may not be written);
+        // the database closes as the store goes.
+        if !isClosed { commits.stop() }
+    }
+
     /// Writes what is pending, stops the writer and closes the database. Later calls throw
     /// ``CrowdEngineError/closed``.
     public func close() {
@@ -153,6 +161,7 @@ final class CrowdCommitQueue: @unchecked Sendable {
     private var failure: CrowdEngineError?
     private var stopping = false
     private var stopped = false
+    private var writer: Thread?
 
     init(store: any CrowdStore) {
         self.store = store
@@ -160,9 +169,12 @@ final class CrowdCommitQueue: @unchecked Sendable {
 
     /// Starts the writer thread; `snapshot` answers (under the engine's lock) the batch of
     /// pending changes and the change number it covers.
-    func start(snapshot: @escaping @Sendable () -> (CrowdChangeBatch, UInt64)) {
+    func start(snapshot: @escaping @Sendable () -> (CrowdChangeBatch, UInt64)?) {
         let thread = Thread { [self] in self.run(snapshot: snapshot) }
         thread.name = "crowd-writer"
+        condition.lock()
+        writer = thread
+        condition.unlock()
         thread.start()
     }
 
@@ -202,11 +214,14 @@ final class CrowdCommitQueue: @unchecked Sendable {
         condition.lock()
         stopping = true
         condition.signal()
-        while !stopped { condition.wait() }
+        // On the writer itself (the engine's last reference went away there): just ask.
+        if Thread.current !== writer {
+            while !stopped { condition.wait() }
+        }
         condition.unlock()
     }
 
-    private func run(snapshot: @Sendable () -> (CrowdChangeBatch, UInt64)) {
+    private func run(snapshot: @Sendable () -> (CrowdChangeBatch, UInt64)?) {
         while true {
             condition.lock()
             while requested <= committed || failure != nil, !forced, !stopping { condition.wait() }
@@ -215,7 +230,17 @@ final class CrowdCommitQueue: @unchecked Sendable {
             let failedBefore = failure != nil
             condition.unlock()
 
-            let (batch, upTo) = snapshot()
+            guard let (batch, upTo) = snapshot() else {
+                // The engine is gone.
+                condition.lock()
+                stopped = true
+                let orphans = waiters.map(\.continuation)
+                waiters.removeAll()
+                condition.broadcast()
+                condition.unlock()
+                for continuation in orphans { continuation.resume(throwing: CrowdEngineError.closed) }
+                return
+            }
             var error: CrowdEngineError?
             if !batch.isEmpty, !failedBefore {
                 do { try store.apply(batch) } catch let e { error = .storage(String(describing: e)) }
