@@ -9,6 +9,7 @@ public struct CrowdEngineStats: Sendable, Hashable {
     /// Comments kept (at most 10 per location).
     public var comments: Int
 
+    /// Counters as given.
     public init(devices: Int, locations: Int, comments: Int) {
         self.devices = devices
         self.locations = locations
@@ -23,6 +24,7 @@ public enum CrowdEngineError: Error, Sendable, CustomStringConvertible {
     /// Writing to the database failed; the engine refuses further reports.
     case storage(String)
 
+    /// A sentence for logs and error bodies.
     public var description: String {
         switch self {
         case .closed: "the crowd engine is closed"
@@ -87,6 +89,10 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         }
     }
 
+    /// Validates, applies the report under the lock, answers its search from memory, and
+    /// returns once the group commit holding the change is written. Throws
+    /// ``CrowdValidationError`` (nothing changed), ``CrowdEngineError/closed`` or
+    /// ``CrowdEngineError/storage(_:)``.
     public func report(_ report: CrowdReport, now: Date) async throws -> CrowdReportResult {
         try CrowdRules.validate(report)
         guard let id = CrowdDeviceID(report.device) else {
@@ -102,6 +108,7 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         return result
     }
 
+    /// Validates, expires what is due at `now` and answers from memory (never waits for the disk).
     public func search(_ search: CrowdSearch, now: Date) async throws -> CrowdSearchResult {
         try CrowdRules.validate(search)
         let time = now.timeIntervalSinceReferenceDate
@@ -114,6 +121,8 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         return result
     }
 
+    /// Expires what is due at `now` and answers one location with its latest comments (newest
+    /// first); nil when there is none with that id or it is below the minimum group.
     public func location(id: Int64, now: Date) async throws -> CrowdLocationDetail? {
         let time = now.timeIntervalSinceReferenceDate
         let (result, change) = try lock.withLock { () throws -> (CrowdLocationDetail?, UInt64?) in
