@@ -141,4 +141,22 @@ struct CrowdPersistenceTests {
         for (s, answer) in zip(searches, answers) { #expect(try await engine.search(s, now: clock.now) == answer) }
         for id in 1...maxID { #expect(try await engine.location(id: id, now: clock.now) == details[Int(id) - 1]) }
     }
+
+    @Test("an engine dropped without close() stops its writer; what it acknowledged is there on reopen")
+    func droppedWithoutClose() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("crowd.sqlite").path
+        let settings = CrowdSettings(minGroup: 1)
+        do {
+            let engine = try CrowdEngine(databasePath: path, settings: settings)
+            for n in 0..<20 {
+                _ = try await engine.report(CrowdReport(device: deviceKey(n), lat: lat0, lon: lon0, comment: "n\(n)"), now: TestClock().now)
+            }
+        }
+        let engine = try CrowdEngine(databasePath: path, settings: settings)
+        defer { engine.close() }
+        #expect(engine.stats == CrowdEngineStats(devices: 20, locations: 1, comments: 10))
+        #expect(try await engine.location(id: 1, now: TestClock().now)?.comments.first?.text == "n19")
+    }
 }
