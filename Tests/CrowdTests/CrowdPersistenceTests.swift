@@ -39,7 +39,7 @@ struct CrowdPersistenceTests {
         engine.close()
         // After close the stored rows hold the statistics too, and only the kept comments.
         let stored = try DatabaseQueue(path: path)
-        let rows = try await stored.read { db in
+        let rows = try stored.read { db in
             try Row.fetchAll(db, sql: "SELECT id, people, age_sum, age_count, men, women FROM locations ORDER BY id")
         }
         #expect(rows.map { [$0[0], $0[1], $0[2], $0[3], $0[4], $0[5]] as [Int] } == [[1, 5, 20 + 21 + 22 + 23 + 24, 5, 3, 2], [4, 1, 0, 0, 0, 0]])
@@ -80,7 +80,7 @@ struct CrowdPersistenceTests {
                 group.addTask {
                     _ = try await engine.report(CrowdReport(device: deviceKey(n), lat: lat0 + Double(n) * 0.0002, lon: lon0,
                                                             age: n % 90, comment: "hi \(n)"), now: clock.now)
-                    let stored = try await reader.read { db in
+                    let stored = try reader.read { db in
                         try Row.fetchOne(db, sql: """
                             SELECT d.age, l.people, (SELECT count(*) FROM comments c WHERE c.location_id = l.id)
                             FROM devices d JOIN locations l ON l.id = d.location_id WHERE d.key = ?
