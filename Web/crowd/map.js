@@ -494,7 +494,7 @@ export class CrowdMap {
       const outside = p.x < -40 || p.y < -40 || p.x > width + 40 || p.y > height + 40;
       pin.classList.toggle("offscreen", outside);
       pin.classList.toggle("selected", location.id === this.selected);
-      pin.style.transform = `translate(${p.x.toFixed(1)}px, ${p.y.toFixed(1)}px)`;
+      pin.style.translate = `${p.x.toFixed(1)}px ${p.y.toFixed(1)}px`; // the translate property goes before the CSS rotate
       pin.style.setProperty("--pin", this.colour);
       pin.firstChild.textContent = location.people === null || location.people === undefined ? "?" : String(location.people);
       const label = this.labels.pin ? this.labels.pin(location) : String(location.id);
