@@ -23,7 +23,7 @@ import requests
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import ARTIFACTS, open_page, severe_console_entries, start_server, stop_server
 from test_shell import viewport
@@ -375,6 +375,18 @@ def test_form_keeps_min_at_most_max_and_refuses_markup_before_sending(crowd_serv
     assert set(pins(browser)) == {l["id"] for l in expected}
     assert all(l["people"] <= 2 for l in expected) and seeded["B"] in {l["id"] for l in expected}
     assert seeded["A"] not in pins(browser)
+
+    # Switching to Italian re-says what the page said, in Italian.
+    assert text(browser, "#send-status").startswith(f"{len(expected)} location")
+    Select(browser.find_element(By.CSS_SELECTOR, "#language")).select_by_value("it")
+    wait(browser, lambda d: text(d, "#send-status").startswith(f"{len(expected)} luogh")
+         or text(d, "#send-status").startswith(f"{len(expected)} luogo"), "the status was not translated")
+    assert text(browser, "#send-heading") == "Invia la tua posizione"
+    assert text(browser, "#radius-value") == "150 m"
+    label = browser.find_element(By.CSS_SELECTOR, f"#map .crowd-pin[data-location-id='{seeded['B']}']").get_attribute("aria-label")
+    assert label.startswith(f"Luogo {seeded['B']}: 2 persone")
+    Select(browser.find_element(By.CSS_SELECTOR, "#language")).select_by_value("en")
+    browser.execute_script("localStorage.removeItem('quintet.lang')")
     assert severe_console_entries(browser) == []
 
 
@@ -512,11 +524,17 @@ def test_tiles_from_a_configured_template_and_failed_tiles_show_the_grid(crowd_s
     assert map_state(browser)["step"] > 0
     severe_console_entries(browser)  # the 404s of the missing tiles are expected here
 
-    # ?tiles=none and a template that is not http(s): the grid only.
-    for bad in ("none", "javascript:alert(1)/{z}/{x}/{y}"):
+    # ?tiles=none, a template that is not http(s), and another origin's tiles (a crafted link
+    # must not send the user's surroundings elsewhere): the grid only, the last two with a note.
+    for bad, note in (("none", False), ("javascript:alert(1)/{z}/{x}/{y}", True),
+                      ("http://tiles.example.invalid/{z}/{x}/{y}.png", True)):
         open_crowd(browser, crowd_server, query="lang=en&tiles=" + requests.utils.quote(bad, safe=""), fresh=False)
         assert browser.find_elements(By.CSS_SELECTOR, "#map .map-tiles img") == []
         assert text(browser, "#map .map-attribution") == "Coordinate grid (no map tiles)"
+        assert visible(browser, "#map-note") is note
+        if note:
+            assert "tile address in the link was ignored" in text(browser, "#map-note")
+    assert severe_console_entries(browser) == []
 
 
 # --- A phone --------------------------------------------------------------------------------------

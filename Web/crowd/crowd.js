@@ -150,22 +150,33 @@ function mapLabels() {
   };
 }
 
-/** The tile URL template: ?tiles= (none turns tiles off), else <meta name="crowd-tiles">. */
+/** A URL template's origin if it is an http(s) template with {z}, {x} and {y}, else null. */
+function templateOrigin(template) {
+  if (!/\{z\}/.test(template) || !/\{x\}/.test(template) || !/\{y\}/.test(template)) return null;
+  try {
+    const url = new URL(template.replace(/\{[zxys]\}/g, "0"), location.href);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.origin : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+/** The tile URL template: <meta name="crowd-tiles"> (the admin's), or ?tiles= in the page's
+ *  URL (none turns tiles off). A tile server learns which area is looked at, so a link may only
+ *  pick tiles from this server or from the admin's tile server: another origin in ?tiles= is
+ *  ignored (else a crafted link could send the user's surroundings to anyone). */
 function tileTemplate() {
   const query = new URLSearchParams(location.search).get("tiles");
   const meta = document.querySelector('meta[name="crowd-tiles"]');
-  const chosen = query !== null ? query : (meta ? meta.content : "");
-  if (!chosen || chosen === "none") return "";
-  try {
-    const url = new URL(chosen.replace(/\{[zxys]\}/g, "0"), location.href);
-    if ((url.protocol === "https:" || url.protocol === "http:") && /\{z\}/.test(chosen) && /\{x\}/.test(chosen) && /\{y\}/.test(chosen)) {
-      return chosen;
-    }
-  } catch (_) { /* not a URL */ }
-  return "";
+  const configured = meta && templateOrigin(meta.content) ? meta.content : "";
+  if (query === null) return { template: configured, ignored: false };
+  if (query === "" || query === "none") return { template: "", ignored: false };
+  const origin = templateOrigin(query);
+  const allowed = origin !== null && (origin === location.origin || (configured && origin === templateOrigin(configured)));
+  return allowed ? { template: query, ignored: false } : { template: configured, ignored: true };
 }
 
-const tiles = tileTemplate();
+const { template: tiles, ignored: tilesIgnored } = tileTemplate();
 const tileAttribution = (() => {
   if (!tiles) return "";
   const meta = document.querySelector('meta[name="crowd-tiles-attribution"]');
@@ -182,6 +193,7 @@ const map = new CrowdMap($("#map"), {
   onSelect: (location) => openPanel(location),
 });
 window.crowdMap = map; // for the e2e test and for poking around in the console
+if (tilesIgnored) say("#map-note", () => t("crowd.map.tilesIgnored"));
 
 // --- Geolocation -----------------------------------------------------------------------------
 

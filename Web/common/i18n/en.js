@@ -137,6 +137,7 @@ export default {
   "crowd.map.grid": "Coordinate grid (no map tiles)",
   "crowd.map.pin.one": "Location {id}: {count} person, {distance} away",
   "crowd.map.pin.other": "Location {id}: {count} people, {distance} away",
+  "crowd.map.tilesIgnored": "The tile address in the link was ignored: a link may only use this server's tiles or the tile server set up here, since a tile server learns where you are looking.",
   "crowd.map.pinHidden": "Location {id}",
   "crowd.unit.m": "{value} m",
   "crowd.unit.km": "{value} km",

@@ -137,6 +137,7 @@ export default {
   "crowd.map.grid": "Griglia di coordinate (senza mappa)",
   "crowd.map.pin.one": "Luogo {id}: {count} persona, a {distance}",
   "crowd.map.pin.other": "Luogo {id}: {count} persone, a {distance}",
+  "crowd.map.tilesIgnored": "L'indirizzo delle tessere nel link è stato ignorato: un link può usare solo le tessere di questo server o il server di tessere configurato qui, perché un server di tessere sa dove stai guardando.",
   "crowd.map.pinHidden": "Luogo {id}",
   "crowd.unit.m": "{value} m",
   "crowd.unit.km": "{value} km",
