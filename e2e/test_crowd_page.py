@@ -581,3 +581,29 @@ def test_phone_layout_pinch_zoom_and_screenshot(crowd_server, seeded, located):
         assert phone.save_screenshot(str(path))
         assert path.stat().st_size > 0
     assert severe_console_entries(browser) == []
+
+
+# --- The server's refusal shown ---------------------------------------------------------------------
+
+
+def test_rate_limited_report_shows_the_servers_answer(tmp_path_factory, browser):
+    """A server allowing one report a minute: the second Send is refused with 429 and the page
+    says so (and keeps what it showed)."""
+    limited = start_server(tmp_path_factory.mktemp("quintet-crowd-limited"), ARTIFACTS / "crowd-page-limited-server.log",
+                           ("--crowd-min-group", "1", "--crowd-rate-limit", "1"))
+    try:
+        place(browser, limited, *HOME)
+        open_crowd(browser, limited)
+        send(browser)
+        wait(browser, lambda d: len(pins(d)) == 1, "the first report's own location is not pinned")
+        before = reports(browser)
+        click(browser, browser.find_element(By.CSS_SELECTOR, "#send-button"))
+        wait(browser, lambda d: visible(d, "#send-error"), "the refused report was not reported")
+        assert text(browser, "#send-error").startswith("Too many reports from here: wait a minute and try again.")
+        assert reports(browser) == before
+        assert len(pins(browser)) == 1
+        assert browser.find_element(By.CSS_SELECTOR, "#send-button").get_attribute("disabled") is None
+        severe_console_entries(browser)  # Chromium logs the 429 itself
+    finally:
+        forget(browser, limited)
+        stop_server(limited)
