@@ -11,7 +11,8 @@ struct Serve: AsyncParsableCommand {
         discussion: """
         Every option can also be set by an environment variable: QUINTET_HOST, QUINTET_PORT,
         QUINTET_DATA, QUINTET_WEB, QUINTET_LOG_LEVEL, QUINTET_LIBRARY,
-        QUINTET_PUBLIC_URL, QUINTET_MAX_UPLOAD_MB, QUINTET_RADIO_BATCH_MS. Flags win over the environment.
+        QUINTET_PUBLIC_URL, QUINTET_MAX_UPLOAD_MB, QUINTET_RADIO_BATCH_MS, QUINTET_CROWD_MIN_GROUP,
+        QUINTET_CROWD_EXPIRY, QUINTET_CROWD_RATE_LIMIT, QUINTET_CROWD_DATABASE. Flags win over the environment.
         On a first start the user `admin` is created with the password in QUINTET_ADMIN_PASSWORD,
         or a random one printed once. Without --library the demo library is written into the
         data folder and served.
@@ -48,6 +49,46 @@ struct Serve: AsyncParsableCommand {
             help: ArgumentHelp("How often live radio listeners are written to, 20–2000 ms (default 500; env QUINTET_RADIO_BATCH_MS).", valueName: "ms"))
     var radioBatchMS: Int?
 
+    @Option(name: .customLong("crowd-min-group"),
+            help: ArgumentHelp("Crowd: show a location only with at least K people, 1–1000 (default 3; 1 is the original app; env QUINTET_CROWD_MIN_GROUP).", valueName: "K"))
+    var crowdMinGroup: Int?
+
+    @Option(name: .customLong("crowd-expiry"),
+            help: ArgumentHelp("Crowd: a device stops counting this long after its last report: 90s, 30m, 24h or seconds, 1 s to 7 days (default 30m; env QUINTET_CROWD_EXPIRY).", valueName: "duration"))
+    var crowdExpiry: String?
+
+    @Option(name: .customLong("crowd-rate-limit"),
+            help: ArgumentHelp("Crowd: reports per minute per device and per client address, 0 = off for replays and load tests (default 60; env QUINTET_CROWD_RATE_LIMIT).", valueName: "N"))
+    var crowdRateLimit: Int?
+
+    @Option(name: .customLong("crowd-database"),
+            help: ArgumentHelp("Crowd: a postgres:// URL for the PostGIS backend (default: crowd.sqlite in the data folder; env QUINTET_CROWD_DATABASE).", valueName: "url"))
+    var crowdDatabase: String?
+
+    func resolvedCrowdMinGroup() throws -> Int {
+        if let crowdMinGroup { return crowdMinGroup }
+        guard let text = Environment.value("QUINTET_CROWD_MIN_GROUP") else { return 3 }
+        guard let value = Int(text) else { throw ValidationError("QUINTET_CROWD_MIN_GROUP must be a number, not '\(text)'") }
+        return value
+    }
+
+    func resolvedCrowdExpiry() throws -> TimeInterval {
+        let text = crowdExpiry ?? Environment.value("QUINTET_CROWD_EXPIRY") ?? "30m"
+        guard let seconds = CrowdDuration.seconds(text) else {
+            throw ValidationError("--crowd-expiry must be a duration like 90s, 30m or 24h (or plain seconds), not '\(text)'")
+        }
+        return seconds
+    }
+
+    func resolvedCrowdRateLimit() throws -> Int {
+        if let crowdRateLimit { return crowdRateLimit }
+        guard let text = Environment.value("QUINTET_CROWD_RATE_LIMIT") else { return 60 }
+        guard let value = Int(text) else { throw ValidationError("QUINTET_CROWD_RATE_LIMIT must be a number, not '\(text)'") }
+        return value
+    }
+
+    var resolvedCrowdDatabase: String? { crowdDatabase ?? Environment.value("QUINTET_CROWD_DATABASE") }
+
     func resolvedRadioBatch() throws -> Int {
         if let radioBatchMS { return radioBatchMS }
         guard let text = Environment.value("QUINTET_RADIO_BATCH_MS") else { return 500 }
@@ -80,6 +121,15 @@ struct Serve: AsyncParsableCommand {
            !(url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://")) || URL(string: url)?.host == nil {
             throw ValidationError("--public-url must be an http(s) URL like https://radio.example.org, not '\(url)'")
         }
+        let minGroup = try resolvedCrowdMinGroup()
+        guard (1...1000).contains(minGroup) else { throw ValidationError("--crowd-min-group must be between 1 and 1000, not \(minGroup)") }
+        let expiry = try resolvedCrowdExpiry()
+        guard (1...(7 * 86_400)).contains(expiry) else {
+            throw ValidationError("--crowd-expiry must be between 1 second and 7 days, not \(expiry) s")
+        }
+        let rate = try resolvedCrowdRateLimit()
+        guard (0...1_000_000).contains(rate) else { throw ValidationError("--crowd-rate-limit must be between 0 (off) and 1000000, not \(rate)") }
+        do { try CrowdBackend.validate(url: resolvedCrowdDatabase) } catch { throw ValidationError(String(describing: error)) }
         if logLevel == nil, let text = Environment.value("QUINTET_LOG_LEVEL"), Logger.Level(rawValue: text) == nil {
             throw ValidationError("QUINTET_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -108,6 +158,10 @@ struct Serve: AsyncParsableCommand {
             publicURL: publicURL ?? Environment.value("QUINTET_PUBLIC_URL")
         )
         config.radioBatchMilliseconds = try resolvedRadioBatch()
+        config.crowdMinGroup = try resolvedCrowdMinGroup()
+        config.crowdExpiry = try resolvedCrowdExpiry()
+        config.crowdRateLimit = try resolvedCrowdRateLimit()
+        config.crowdDatabaseURL = resolvedCrowdDatabase
         if let folder = config.libraryDirectory {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -115,7 +169,13 @@ struct Serve: AsyncParsableCommand {
             }
         }
         let dataPath = config.dataDirectory.path
-        let app = try QuintetApplication.make(configuration: config, onAdminCreated: { password in
+        let crowd: CrowdBackend
+        do {
+            crowd = try await QuintetApplication.makeCrowdBackend(configuration: config, logger: Logger(label: "quintet.crowd"))
+        } catch {
+            throw ValidationError("the crowd store could not be opened: \(error)")
+        }
+        let app = try QuintetApplication.make(configuration: config, crowd: crowd, onAdminCreated: { password in
             print("Created the user admin with the password \(password) (shown once; change it with `quintet users passwd admin`)")
         }) { host, port in
             // Written unbuffered so scripts waiting for this line see it at once.

@@ -12,6 +12,9 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public var message: String
     /// Extra response headers (`WWW-Authenticate` on a 401, `Content-Range` on a 416).
     public var headers: HTTPFields = [:]
+    /// The request field at fault (`lat`, `radius`, `body`…), rendered as `"field"` in the
+    /// error object when set; nil leaves the object as it was.
+    public var field: String? = nil
 
     public init(_ status: HTTPResponse.Status, code: String? = nil, message: String) {
         self.status = status
@@ -25,8 +28,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     /// The JSON response for this error.
     public func makeResponse() -> Response {
-        struct Body: Encodable { struct Inner: Encodable { let code: String; let message: String }; let error: Inner }
-        let data = (try? JSONEncoder().encode(Body(error: .init(code: code, message: message)))) ?? Data("{}".utf8)
+        struct Body: Encodable {
+            struct Inner: Encodable { let code: String; let message: String; let field: String? }
+            let error: Inner
+        }
+        let data = (try? JSONEncoder().encode(Body(error: .init(code: code, message: message, field: field)))) ?? Data("{}".utf8)
         var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         fields.append(contentsOf: headers)
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))

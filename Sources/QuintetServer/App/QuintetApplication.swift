@@ -1,3 +1,4 @@
+import Crowd
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -45,7 +46,8 @@ public enum QuintetApplication {
                                   maxUploadBytes: Int = TempoRoutes.maxUploadBytes,
                                   library: LibraryService? = nil,
                                   auth: Authenticator? = nil,
-                                  publicURL: String? = nil) -> Router<BasicRequestContext> {
+                                  publicURL: String? = nil,
+                                  crowd: CrowdRoutes.Configuration? = nil) -> Router<BasicRequestContext> {
         PrometheusMetrics.bootstrap()
         let router = Router()
         router.middlewares.add(RequestLogMiddleware(.info))
@@ -61,6 +63,7 @@ public enum QuintetApplication {
         let auth = auth ?? Authenticator(database: database)
         SessionRoutes.add(to: router, auth: auth)
         RadioRoutes.add(to: router, radio: RadioStore(database: database), auth: auth, publicURL: publicURL)
+        if let crowd { CrowdRoutes.add(to: router, configuration: crowd) }
         if let library {
             let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)
             LibraryRoutes.add(to: router, library: library, auth: auth, media: media)
@@ -83,6 +86,7 @@ public enum QuintetApplication {
     /// A ready-to-run application. The database opens (and migrates) here; it closes after
     /// the server has stopped accepting and finished its in-flight requests.
     public static func make(configuration: ServerConfiguration, logger: Logger? = nil,
+                            crowd: CrowdBackend? = nil,
                             onAdminCreated: (String) -> Void = { _ in },
                             onServerRunning: @escaping @Sendable (String, Int) async -> Void = { _, _ in })
         throws -> some ApplicationProtocol {
@@ -98,16 +102,21 @@ public enum QuintetApplication {
         var radioConfiguration = LiveRadio.Configuration()
         radioConfiguration.batchInterval = .milliseconds(Int64(configuration.radioBatchMilliseconds))
         let radio = LiveRadio(directory: makeRadioDirectory(database: database), configuration: radioConfiguration, logger: logger)
+        let crowd = try crowd ?? makeEmbeddedCrowdBackend(configuration: configuration)
+        let crowdRoutes = CrowdRoutes.Configuration(
+            backend: crowd, keys: try CrowdDeviceKeys(dataDirectory: configuration.dataDirectory),
+            limiter: CrowdRateLimiter(limit: configuration.crowdRateLimit))
         let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
-                                publicURL: configuration.publicURL)
+                                publicURL: configuration.publicURL, crowd: crowdRoutes)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
         library.start()
         return Application(
             router: router,
             server: makeServer(webSocketRouter: makeWebSocketRouter(library: library, auth: auth), radio: radio),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Quintet"),
-            services: [DatabaseService(database: database, logger: logger, library: library)],
+            services: [DatabaseService(database: database, logger: logger, library: library),
+                       CrowdLifecycleService(backend: crowd, logger: logger)],
             onServerRunning: { channel in
                 let address = channel.localAddress
                 await onServerRunning(address?.ipAddress ?? configuration.host, address?.port ?? configuration.port)
@@ -126,10 +135,41 @@ extension QuintetApplication {
         return HTTPServerBuilder { responder in
             IcecastAwareChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
-                    responder: IcecastRouting.redirectingMountRequests(responder), webSocketResponder: webSocketResponder,
+                    responder: withPeerAddress(IcecastRouting.redirectingMountRequests(responder)),
+                    webSocketResponder: webSocketResponder,
                     configuration: .init(ws: .init(maxFrameSize: RunnerLive.maxMessageBytes))),
                 radio: radio)
         }
+    }
+
+    /// Stamps each request with the connection's peer IP (``CrowdPeer/field``, replacing any the
+    /// client sent) for the Crowd's per-address rate limit.
+    static func withPeerAddress(_ responder: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {
+        { request, writer, channel in
+            var head = request.head
+            head.headerFields[CrowdPeer.field] = channel.remoteAddress?.ipAddress
+            try await responder(Request(head: head, body: request.body), writer, channel)
+        }
+    }
+
+    /// The settings of the Crowd backends from the server's flags.
+    public static func crowdSettings(_ configuration: ServerConfiguration) -> CrowdSettings {
+        CrowdSettings(minGroup: configuration.crowdMinGroup, expiry: configuration.crowdExpiry)
+    }
+
+    /// The Crowd backend `--crowd-database` names (nil: the embedded SQLite store), connected.
+    public static func makeCrowdBackend(configuration: ServerConfiguration, logger: Logger) async throws -> CrowdBackend {
+        try await CrowdBackend.open(url: configuration.crowdDatabaseURL, dataDirectory: configuration.dataDirectory,
+                                    settings: crowdSettings(configuration), logger: logger)
+    }
+
+    /// The embedded store, for ``make(configuration:logger:crowd:onAdminCreated:onServerRunning:)``
+    /// called without a backend; a PostgreSQL URL needs ``makeCrowdBackend(configuration:logger:)`` first.
+    static func makeEmbeddedCrowdBackend(configuration: ServerConfiguration) throws -> CrowdBackend {
+        if configuration.crowdDatabaseURL != nil {
+            throw CrowdBackendError(message: "--crowd-database \(configuration.crowdDatabaseURL ?? ""): connect it with QuintetApplication.makeCrowdBackend and pass it to make(crowd:)")
+        }
+        return try CrowdBackend.sqlite(dataDirectory: configuration.dataDirectory, settings: crowdSettings(configuration))
     }
 
     /// The shows the live server streams: from the shared database.

@@ -27,6 +27,16 @@ public struct ServerConfiguration: Sendable {
     /// wait between reads (players buffer seconds; the connect burst is ~4 s of audio). 500 ms
     /// took 5,000 listeners from 40 % to 25 % of a core against 200 ms (docs/radio.md).
     public var radioBatchMilliseconds: Int = 500
+    /// The Crowd's minimum group k: a location is shown only with at least this many people
+    /// (1 reproduces the original app; docs/crowd.md, "Privacy").
+    public var crowdMinGroup: Int = 3
+    /// Seconds after its last report when a device stops counting (default 30 minutes).
+    public var crowdExpiry: TimeInterval = 30 * 60
+    /// Crowd reports per minute per device and per client address; 0 turns limiting off.
+    public var crowdRateLimit: Int = 60
+    /// The Crowd's store: nil for `crowd.sqlite` in the data folder, or a `postgres://` URL
+    /// for the PostGIS backend.
+    public var crowdDatabaseURL: String?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, webDirectory: URL,
                 logLevel: Logger.Level = .info, maxUploadBytes: Int = TempoRoutes.maxUploadBytes,
