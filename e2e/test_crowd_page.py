@@ -125,12 +125,25 @@ def click(driver, element):
     element.click()
 
 
+def located_state(driver):
+    return driver.execute_script("return document.querySelector('main').dataset.located || null")
+
+
+def press_find_my_position(driver):
+    """The first visit asks for the position only when "Find my position" is pressed."""
+    wait(driver, lambda d: visible(d, "#geo-locate"), "no Find my position button on a first visit")
+    assert located_state(driver) is None  # nothing asked before the gesture
+    click(driver, driver.find_element(By.CSS_SELECTOR, "#geo-locate"))
+
+
 def open_crowd(driver, server, query="lang=en", fresh=True):
-    """Opens /crowd/ (with a fresh localStorage unless told) and waits for the first fix."""
+    """Opens /crowd/ and waits for the first fix: a first visit (fresh localStorage, the default)
+    through "Find my position", a later one at once."""
     open_page(driver, server.url(f"/crowd/?{query}"))
     if fresh:
         driver.execute_script("localStorage.clear()")
         open_page(driver, server.url(f"/crowd/?{query}"))
+        press_find_my_position(driver)
     wait(driver, lambda d: d.execute_script("return document.querySelector('main').dataset.located") == "yes",
          f"the page did not get the faked position: {text(driver, '#geo-status')!r} {text(driver, '#geo-error')!r}")
 
@@ -398,6 +411,10 @@ def test_refused_position_is_explained_and_try_again_recovers(crowd_server, seed
         browser.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "denied",
                                                           "origin": crowd_server.base_url})
         open_page(browser, crowd_server.url("/crowd/?lang=en"))
+        browser.execute_script("localStorage.clear()")
+        open_page(browser, crowd_server.url("/crowd/?lang=en"))
+        assert "the page needs your position" in text(browser, "#geo-status")
+        press_find_my_position(browser)
         wait(browser, lambda d: visible(d, "#geo-problem"), "no message when the position is refused")
         assert browser.find_element(By.CSS_SELECTOR, "#geo-problem").get_attribute("data-reason") == "denied"
         assert "Location access was refused" in text(browser, "#geo-error")
@@ -406,6 +423,8 @@ def test_refused_position_is_explained_and_try_again_recovers(crowd_server, seed
 
         # Italian says it too.
         open_page(browser, crowd_server.url("/crowd/?lang=it"))
+        assert text(browser, "#geo-locate") == "Trova la mia posizione"
+        press_find_my_position(browser)
         wait(browser, lambda d: visible(d, "#geo-problem"), "no Italian message when the position is refused")
         assert "L'accesso alla posizione è stato negato" in text(browser, "#geo-error")
         assert text(browser, "#send-heading") == "Invia la tua posizione"
@@ -420,9 +439,12 @@ def test_refused_position_is_explained_and_try_again_recovers(crowd_server, seed
         assert browser.find_element(By.CSS_SELECTOR, "#send-button").get_attribute("disabled") is None
         wait(browser, lambda d: len(pins(d)) >= 3, "no pins after Try again")
 
-        # A position that cannot be found (the override without coordinates).
+        # A position that cannot be found (the override without coordinates). Having had a
+        # position once, the page now locates at once on load.
+        assert browser.execute_script("return localStorage.getItem('quintet.crowd.locate')") == "auto"
         browser.execute_cdp_cmd("Emulation.setGeolocationOverride", {})
         open_page(browser, crowd_server.url("/crowd/?lang=en"))
+        assert not visible(browser, "#geo-locate")
         wait(browser, lambda d: visible(d, "#geo-problem"), "no message when the position is unavailable")
         assert browser.find_element(By.CSS_SELECTOR, "#geo-problem").get_attribute("data-reason") == "unavailable"
         assert "Your position is unavailable" in text(browser, "#geo-error")

@@ -15,6 +15,7 @@ const $ = (selector) => document.querySelector(selector);
 
 const DEVICE_KEY = "quintet.crowd.device";
 const OPTIONS_KEY = "quintet.crowd.options";
+const LOCATE_KEY = "quintet.crowd.locate"; // "auto" once a position was had: later visits locate at once
 const EARTH_RADIUS = 6371008.8; // m, the sphere of the server's haversine
 const START_SPAN = 500; // m across the map's smaller side at the first fix
 const LIMITS = { radius: [15, 2000], people: [1, 100], age: [0, 150], comment: 200 };
@@ -210,6 +211,7 @@ function located(position) {
   $("#send-button").disabled = state.busy;
   document.querySelector("main").dataset.located = "yes";
   if (first) {
+    rememberLocating(true);
     map.fitSpan(state.position.lat, state.position.lon, START_SPAN);
     search();
   }
@@ -222,6 +224,7 @@ function located(position) {
 }
 
 function notLocated(err) {
+  if (err && err.code === 1) rememberLocating(false);
   const key = !err ? "crowd.geo.unsupported"
     : err.code === 1 ? "crowd.geo.denied"
       : err.code === 3 ? "crowd.geo.timeout" : "crowd.geo.unavailable";
@@ -234,6 +237,7 @@ function notLocated(err) {
 }
 
 function locate() {
+  $("#geo-start").hidden = true;
   if (!("geolocation" in navigator)) { notLocated(null); return; }
   say("#geo-status", () => t("crowd.geo.waiting"));
   navigator.geolocation.getCurrentPosition(located, notLocated,
@@ -241,6 +245,24 @@ function locate() {
 }
 
 $("#geo-retry").addEventListener("click", () => { $("#geo-problem").hidden = true; locate(); });
+$("#geo-locate").addEventListener("click", locate);
+
+/** The first visit asks for the position only when the user presses "Find my position" (a
+ *  permission prompt should follow a gesture and say why); once a position was had, later
+ *  visits locate at once. */
+function startLocating() {
+  const store = storage();
+  let auto = false;
+  try { auto = !!store && store.getItem(LOCATE_KEY) === "auto"; } catch (_) { auto = false; }
+  if (auto) { locate(); return; }
+  say("#geo-status", () => t("crowd.geo.why"));
+  $("#geo-start").hidden = false;
+}
+
+function rememberLocating(yes) {
+  const store = storage();
+  try { if (store) { if (yes) store.setItem(LOCATE_KEY, "auto"); else store.removeItem(LOCATE_KEY); } } catch (_) { /* asks again next time */ }
+}
 
 // --- The search settings -------------------------------------------------------------------
 
@@ -598,4 +620,4 @@ if (picker) picker.addEventListener("change", retranslate);
 loadOptions();
 showRadius();
 keepOrder(null);
-locate();
+startLocating();

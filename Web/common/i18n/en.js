@@ -119,6 +119,8 @@ export default {
   "radio.player.ended": "The broadcast of {show} has ended.",
   "crowd.title": "Crowd",
   "crowd.summary": "Send your position anonymously and see where groups of people are right now, with simple statistics and comments.",
+  "crowd.geo.why": "To show the groups near you, the page needs your position. Nothing is sent until you press Send.",
+  "crowd.geo.locate": "Find my position",
   "crowd.geo.waiting": "Waiting for your position…",
   "crowd.geo.located": "Your position: {lat}, {lon} (within {accuracy}). It is sent only when you press Send.",
   "crowd.geo.none": "Your position is not known.",

@@ -119,6 +119,8 @@ export default {
   "radio.player.ended": "La trasmissione di {show} è finita.",
   "crowd.title": "Folla",
   "crowd.summary": "Invia la tua posizione in forma anonima e scopri dove sono adesso i gruppi di persone, con statistiche semplici e commenti.",
+  "crowd.geo.why": "Per mostrarti i gruppi vicini, la pagina ha bisogno della tua posizione. Non viene inviato nulla finché non premi Invia.",
+  "crowd.geo.locate": "Trova la mia posizione",
   "crowd.geo.waiting": "In attesa della tua posizione…",
   "crowd.geo.located": "La tua posizione: {lat}, {lon} (entro {accuracy}). Viene inviata solo quando premi Invia.",
   "crowd.geo.none": "La tua posizione non è nota.",
