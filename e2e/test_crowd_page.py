@@ -49,11 +49,13 @@ SEEDS = [
     ("seed-p2", offset(0, -3), None, "m", None),
     ("seed-a1", offset(60, 0), 20, "m", None),
     ("seed-a2", offset(60, 2), 30, "f", None),
-    ("seed-a3", offset(60, 4), None, None, 'Tom & Jerry\'s "café"'),
+    ("seed-a3", offset(60, 4), None, None, 'Tom & Jerry\'s "café" &lt;b&gt;bold?&lt;/b&gt; &amp;'),
     ("seed-b1", offset(0, 120), 40, "m", None),
     ("seed-b2", offset(0, 122), 41, "m", None),
 ]
-A_COMMENT = 'Tom & Jerry\'s "café"'
+# Entities are not markup to the server (no < or >), but HTML would turn them into "<b>": the
+# page must show them exactly as written.
+A_COMMENT = 'Tom & Jerry\'s "café" &lt;b&gt;bold?&lt;/b&gt; &amp;'
 
 
 @pytest.fixture(scope="module")
