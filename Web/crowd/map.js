@@ -388,6 +388,7 @@ export class CrowdMap {
     g.textBaseline = "bottom";
     for (const lat of lats) {
       const y = this.toScreen(lat, this.center.lon).y;
+      if (y > height - 44) continue; // the scale bar's corner
       g.fillText(`${format(lat)}°`, 3, y - 2);
     }
     this.container.dataset.gridStep = String(step);
