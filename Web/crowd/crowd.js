@@ -139,6 +139,7 @@ function problem(err) {
 function mapLabels() {
   return {
     map: t("crowd.map.label"),
+    roleDescription: t("crowd.map.heading"),
     zoomIn: t("crowd.map.zoomIn"),
     zoomOut: t("crowd.map.zoomOut"),
     recenter: t("crowd.map.recenter"),

@@ -189,6 +189,7 @@ export class CrowdMap {
   applyLabels() {
     const l = this.labels;
     if (l.map) this.container.setAttribute("aria-label", l.map);
+    if (l.roleDescription) this.container.setAttribute("aria-roledescription", l.roleDescription);
     if (l.zoomIn) this.zoomInButton.setAttribute("aria-label", l.zoomIn), (this.zoomInButton.title = l.zoomIn);
     if (l.zoomOut) this.zoomOutButton.setAttribute("aria-label", l.zoomOut), (this.zoomOutButton.title = l.zoomOut);
     if (l.recenter) this.recenterButton.setAttribute("aria-label", l.recenter), (this.recenterButton.title = l.recenter);
