@@ -211,6 +211,10 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import requests
+
+from conftest import ARTIFACTS, start_server, stop_server
+
 REPO = Path(__file__).resolve().parent.parent
 LONG_EXPIRY = "24h"  # replays: nobody expires while they run (the server keeps its own clock)
 
@@ -234,27 +238,45 @@ def with_database(url: str, name: str) -> str:
 
 
 def psql(url: str, sql: str) -> str:
-    result = subprocess.run(["psql", url, "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql],
+    result = subprocess.run(["psql", "-X", url, "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql],
                             capture_output=True, text=True, timeout=120)
     if result.returncode != 0:
         raise RuntimeError(f"psql {sql!r} failed:\n{result.stderr}")
     return result.stdout
 
 
+def psql_superuser(database: str, sql: str) -> str:
+    """psql as the cluster's superuser `postgres` over its Unix socket (inside the cluster
+    folder of scripts/postgres-test.sh): `CREATE EXTENSION postgis` needs a superuser."""
+    folder = os.environ.get("QUINTET_PG_DIR", "/tmp/quintet-pg")
+    port = os.environ.get("QUINTET_PG_PORT", "55432")
+    command = ["psql", "-X", "-h", f"{folder}/run", "-p", port, "-U", "postgres", "-d", database,
+               "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql]
+    if os.geteuid() == 0:
+        command = ["runuser", "-u", "postgres", "--", *command]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"psql (superuser) {sql!r} failed:\n{result.stderr}")
+    return result.stdout
+
+
 def create_postgres_database() -> str:
-    """A fresh, empty database with PostGIS on the test server; returns its URL."""
+    """A fresh, empty database with PostGIS on the test server, owned by the test role; returns
+    its URL. (Each server gets its own: nothing left by another test can leak into a replay.)"""
     base = postgres_base_url()
+    role = urlsplit(base).username
     name = "quintet_oracle_" + uuid.uuid4().hex[:12]
-    psql(base, f'CREATE DATABASE "{name}"')
+    psql_superuser("postgres", f'CREATE DATABASE "{name}" OWNER "{role}"')
+    psql_superuser(name, "CREATE EXTENSION IF NOT EXISTS postgis")
     url = with_database(base, name)
-    psql(url, "CREATE EXTENSION IF NOT EXISTS postgis")
+    psql(url, "SELECT 1")  # the test role can connect to it
     return url
 
 
 def drop_postgres_database(url: str) -> None:
     name = urlsplit(url).path.lstrip("/")
     try:
-        psql(with_database(url, "postgres"), f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        psql_superuser("postgres", f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     except RuntimeError:
         pass  # leaving a test database behind is untidy, not wrong
 
@@ -270,3 +292,53 @@ def parse_time(value) -> float:
             parsed = parsed.replace(tzinfo=timezone.utc)
         return parsed.timestamp()
     raise ValueError(f"not a time: {value!r}")
+
+
+class CrowdServer:
+    """A `quintet serve` with the crowd flags, on SQLite (its data folder) or on a fresh PostGIS
+    database; restartable on the same state."""
+
+    def __init__(self, backend: str, data_dir, name: str, min_group: int | None, expiry: str):
+        """`min_group` None leaves the flag out (the server's default)."""
+        self.backend = backend
+        self.data_dir = data_dir
+        self.name = name
+        self.args = ["--crowd-expiry", expiry, "--crowd-rate-limit", "0"]
+        if min_group is not None:
+            self.args += ["--crowd-min-group", str(min_group)]
+        self.database = create_postgres_database() if backend == "postgres" else None
+        if self.database:
+            self.args += ["--crowd-database", self.database]
+        self.runs = 0
+        self.server = None
+        self.session = requests.Session()
+
+    def start(self):
+        self.runs += 1
+        log = ARTIFACTS / f"crowd-{self.name}-{self.backend}-{self.runs}.log"
+        self.server = start_server(self.data_dir, log, tuple(self.args))
+        return self
+
+    def stop(self):
+        if self.server:
+            server, self.server = self.server, None
+            stop_server(server)
+
+    def close(self):
+        try:
+            self.stop()
+        finally:
+            if self.database:
+                drop_postgres_database(self.database)
+
+    def url(self, path: str) -> str:
+        return self.server.url(path)
+
+    def post_report(self, body: dict) -> requests.Response:
+        return self.session.post(self.url("/api/crowd/reports"), json=body, timeout=30)
+
+    def get_search(self, params: dict) -> requests.Response:
+        return self.session.get(self.url("/api/crowd/locations"), params=params, timeout=30)
+
+    def get_location(self, location_id: int) -> requests.Response:
+        return self.session.get(self.url(f"/api/crowd/locations/{location_id}"), timeout=30)
