@@ -41,6 +41,13 @@ VALID = {"device": "alice", "lat": FAR[0], "lon": FAR[1], "age": 30, "sex": "f",
 MISSING = object()
 
 
+class Raw:
+    """A value written into the JSON text as is (e.g. `1e999`, which json.dumps cannot write)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+
 class World:
     """The server of this module and the state it was given."""
 
@@ -117,12 +124,19 @@ def check_refused(world: World, send, fields: set, statuses: tuple[int, ...] = (
 
 def report_body(**changes) -> str:
     body = dict(VALID)
+    raw = {}
     for key, value in changes.items():
         if value is MISSING:
             body.pop(key, None)
+        elif isinstance(value, Raw):
+            body[key] = f"@raw{len(raw)}@"
+            raw[f'"@raw{len(raw)}@"'] = value.text
         else:
             body[key] = value
-    return json.dumps(body, allow_nan=True, ensure_ascii=False)  # NaN/Infinity come out as bare tokens
+    text = json.dumps(body, allow_nan=True, ensure_ascii=False)  # NaN/Infinity come out as bare tokens
+    for placeholder, value in raw.items():
+        text = text.replace(placeholder, value)
+    return text
 
 
 NOT_JSON = {"lat", "body", None}  # a body that is not JSON cannot always name the field it broke
@@ -134,6 +148,8 @@ BAD_REPORTS = [
     ("lat -Infinity", {"lat": -math.inf}, NOT_JSON),
     ("lon NaN", {"lon": math.nan}, NOT_JSON | {"lon"}),
     ("lon -Infinity", {"lon": -math.inf}, NOT_JSON | {"lon"}),
+    ("lat 1e999", {"lat": Raw("1e999")}, {"lat", "body"}),
+    ("lon -1e400", {"lon": Raw("-1e400")}, {"lon", "body"}),
     ("lat 90.000001", {"lat": 90.000001}, {"lat"}),
     ("lat -90.5", {"lat": -90.5}, {"lat"}),
     ("lat 1000", {"lat": 1000}, {"lat"}),
@@ -190,6 +206,8 @@ BAD_REPORTS = [
     ("radius 200.5", {"radius": 200.5}, {"radius"}),
     ("radius a string", {"radius": "200"}, {"radius"}),
     ("radius NaN", {"radius": math.nan}, NOT_JSON | {"radius"}),
+    ("radius 1e999", {"radius": Raw("1e999")}, {"radius", "body"}),
+    ("age 1e20", {"age": Raw("1e20")}, {"age", "body"}),
     ("min 0", {"min": 0}, {"min"}),
     ("min 101", {"min": 101, "max": 100}, {"min"}),
     ("min 2.5", {"min": 2.5}, {"min"}),
