@@ -303,7 +303,9 @@ class CrowdServer:
         self.backend = backend
         self.data_dir = data_dir
         self.name = name
-        self.args = ["--crowd-expiry", expiry, "--crowd-rate-limit", "0"]
+        library = Path(data_dir).parent / (Path(data_dir).name + "-library")
+        library.mkdir(parents=True, exist_ok=True)  # empty: no demo library to write and scan meanwhile
+        self.args = ["--library", str(library), "--crowd-expiry", expiry, "--crowd-rate-limit", "0"]
         if min_group is not None:
             self.args += ["--crowd-min-group", str(min_group)]
         self.database = create_postgres_database() if backend == "postgres" else None
