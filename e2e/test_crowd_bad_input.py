@@ -255,24 +255,24 @@ def test_a_body_that_is_not_a_json_object_is_refused(world, name, body):
                   {"body", None, "device"})
 
 
-def raw_post(url: str, body_size: int) -> tuple[int, bytes]:
-    """POSTs `body_size` bytes of a JSON-looking body over a plain socket; returns the status and
-    the start of the answer even when the server answers (and closes) before reading it all."""
+def raw_post(url: str, head_json: bytes, padding: int, tail_json: bytes) -> tuple[int, bytes]:
+    """POSTs `head_json` + `padding` spaces + `tail_json` over a plain socket, streamed; returns
+    the status and the answer, also when the server answers (and stops reading) before the end."""
     parts = urlsplit(url)
-    with socket.create_connection((parts.hostname, parts.port), timeout=30) as sock:
-        head = (f"POST {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {body_size}\r\nConnection: close\r\n\r\n").encode()
-        sock.sendall(head)
-        chunk = b'{"device": "alice", "comment": "' + b"x" * (1 << 16)
-        sent = 0
+    size = len(head_json) + padding + len(tail_json)
+    with socket.create_connection((parts.hostname, parts.port), timeout=5) as sock:
+        sock.sendall((f"POST {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
+                      f"Content-Length: {size}\r\nConnection: close\r\n\r\n").encode())
         try:
-            while sent < body_size:
-                piece = chunk[: min(len(chunk), body_size - sent)]
-                sock.sendall(piece)
-                sent += len(piece)
-                chunk = b"x" * (1 << 16)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the server refused before the end; its answer is in the socket
+            sock.sendall(head_json)
+            left = padding
+            while left:
+                piece = min(left, 1 << 16)
+                sock.sendall(b" " * piece)
+                left -= piece
+            sock.sendall(tail_json)
+        except (BrokenPipeError, ConnectionResetError, socket.timeout):
+            pass  # the server refused before the end (and stopped reading); its answer is in the socket
         answer = b""
         try:
             while True:
@@ -288,11 +288,18 @@ def raw_post(url: str, body_size: int) -> tuple[int, bytes]:
 
 
 def test_a_huge_body_gets_413(world):
+    """A valid report padded with 64 MB of whitespace (still valid JSON): refused as too large."""
     before = world.snapshot()
-    status, answer = raw_post(world.url("/api/crowd/reports"), 64 << 20)
+    head = json.dumps({"device": "alice", "lat": FAR[0], "lon": FAR[1]})[:-1].encode() + b","
+    status, answer = raw_post(world.url("/api/crowd/reports"), head, 64 << 20, b'"age": 30}')
     assert status == 413, answer[:300]
+    body = answer.split(b"\r\n\r\n", 1)[1]
+    error = json.loads(body)["error"]
+    assert error.get("field") in ("body", None) and error.get("message"), error
     assert world.snapshot() == before
     assert requests.get(world.url("/healthz"), timeout=5).status_code == 200
+    # the same report without the padding is a valid one (so the 413 was for the size alone)
+    assert json.loads((head + b'"age": 30}').decode())["device"] == "alice"
 
 
 BAD_SEARCHES = [
