@@ -203,6 +203,8 @@ class Replay:
         self.tokens[:3] = ["ü" * 64, "設備-🎧", "x"]  # a 64-character token, non-ASCII ones
         self.profiles = {t: (rng.choice([None, rng.randint(14, 80)]), rng.choice([None, "m", "f", "m", "f"]))
                          for t in self.tokens}
+        self.regulars = [f"regular-{seed}-{i}" for i in range(6)]  # stay at the first spot and chat
+        self.profiles.update({t: (rng.randint(18, 60), rng.choice(["m", "f"])) for t in self.regulars})
         self.position: dict[str, tuple[float, float]] = {}
         self.steps = 0
         self.counts: dict[str, int] = {}
@@ -245,11 +247,13 @@ class Replay:
 
     def step_report(self):
         rng = self.rng
-        token = rng.choice(self.tokens)
+        regular = rng.random() < 0.08
+        token = rng.choice(self.regulars if regular else self.tokens)
         params, oracle_params = self.search_params({})
         radius = oracle_params.get("radius", 200)
         for _ in range(100):
-            lat, lon = self.where(token)
+            lat, lon = offset(*self.spots[0], rng.uniform(0, 3), rng.uniform(0, 2 * math.pi)) if regular \
+                else self.where(token)
             if not self.oracle.near_boundary(lat, lon, (radius,)):
                 break
             self.count("regenerated")
@@ -271,7 +275,7 @@ class Replay:
         if sex is not None:
             body["sex"] = sex
         comment = None
-        if rng.random() < 0.12:
+        if rng.random() < (0.5 if regular else 0.12):
             comment = f"#{self.steps} {rng.choice(TEXTS)}"
             body["comment"] = comment
             self.count("comments")
@@ -323,8 +327,11 @@ class Replay:
         if not self.checker.server_id:
             return
         oracle_id = self.rng.randint(1, self.oracle.next_id - 1)
-        if self.rng.random() < 0.5 and self.oracle.locations:
+        roll = self.rng.random()
+        if roll < 0.5 and self.oracle.locations:
             oracle_id = self.rng.choice(list(self.oracle.locations))
+        elif roll < 0.7 and self.regulars[0] in self.oracle.devices:
+            oracle_id = self.oracle.devices[self.regulars[0]].location  # the chatty one
         server_id = self.checker.server_id.get(oracle_id)
         if server_id is None:
             return
@@ -332,6 +339,8 @@ class Replay:
         response = self.server.get_location(server_id)
         expected = self.oracle.location(oracle_id, now=now)
         self.count("details" if expected else "details 404")
+        if expected and len(expected["comments"]) == 10 and len(self.oracle.locations[oracle_id].comments) > 10:
+            self.count("details with more than 10 comments")
         self.checker.context = f"step {self.steps}: GET /api/crowd/locations/{server_id} (oracle {oracle_id})"
         self.checker.detail(response, expected)
 
@@ -360,7 +369,8 @@ def test_replay_matches_the_oracle(crowd, backend):
     server = crowd("replay", min_group=1)
     replay = Replay(server, CrowdOracle(min_group=1, expiry=86400), Checker(), seed=7).run(3000)
     assert_exercised(replay, "first reports", "stayed", "moved", "emptied", "comments", "age changed",
-                     "age and sex cleared", "truncated", "searches", "details", "details 404")
+                     "age and sex cleared", "truncated", "searches", "details", "details 404",
+                     "details with more than 10 comments")
     # and the replay ends with locations of many sizes
     sizes = {len(location.members) for location in replay.oracle.locations.values()}
     assert max(sizes) >= 5 and 1 in sizes, sizes
