@@ -336,11 +336,24 @@ class CrowdServer:
     def url(self, path: str) -> str:
         return self.server.url(path)
 
-    def post_report(self, body: dict) -> requests.Response:
-        return self.session.post(self.url("/api/crowd/reports"), json=body, timeout=30)
+    def kill(self):
+        """SIGKILL, no goodbye: what was acknowledged must be on disk."""
+        if self.server:
+            server, self.server = self.server, None
+            server.process.kill()
+            server.process.wait()
 
-    def get_search(self, params: dict) -> requests.Response:
-        return self.session.get(self.url("/api/crowd/locations"), params=params, timeout=30)
+    @staticmethod
+    def headers(geojson: bool) -> dict:
+        return {"Accept": "application/geo+json"} if geojson else {}
 
-    def get_location(self, location_id: int) -> requests.Response:
-        return self.session.get(self.url(f"/api/crowd/locations/{location_id}"), timeout=30)
+    def post_report(self, body: dict, geojson: bool = False) -> requests.Response:
+        return self.session.post(self.url("/api/crowd/reports"), json=body, timeout=30, headers=self.headers(geojson))
+
+    def get_search(self, params: dict, geojson: bool = False) -> requests.Response:
+        return self.session.get(self.url("/api/crowd/locations"), params=params, timeout=30,
+                                headers=self.headers(geojson))
+
+    def get_location(self, location_id: int, geojson: bool = False) -> requests.Response:
+        return self.session.get(self.url(f"/api/crowd/locations/{location_id}"), timeout=30,
+                                headers=self.headers(geojson))

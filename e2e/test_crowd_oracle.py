@@ -124,6 +124,29 @@ class Checker:
         if with_distance:
             self.number(f"{label}.distance_m", got.get("distance_m"), expected["distance_m"])
 
+    def feature(self, label: str, feature) -> dict:
+        """A GeoJSON Feature's properties, after checking it is a Point at the properties' lat/lon
+        with the location's id."""
+        if not isinstance(feature, dict) or feature.get("type") != "Feature":
+            self.fail(f"{label}: not a GeoJSON Feature: {feature!r}")
+        properties = feature.get("properties")
+        geometry = feature.get("geometry") or {}
+        if not isinstance(properties, dict) or geometry.get("type") != "Point":
+            self.fail(f"{label}: a Feature needs Point geometry and properties: {feature!r}")
+        if geometry.get("coordinates") != [properties.get("lon"), properties.get("lat")]:
+            self.fail(f"{label}: coordinates {geometry.get('coordinates')} are not [lon, lat] of {properties}")
+        if feature.get("id", properties.get("id")) != properties.get("id"):
+            self.fail(f"{label}: Feature id {feature.get('id')} is not the location's {properties.get('id')}")
+        return properties
+
+    def geojson(self, got: dict) -> dict:
+        """A FeatureCollection answer as the plain JSON answer it stands for."""
+        if got.get("type") != "FeatureCollection" or not isinstance(got.get("features"), list):
+            self.fail(f"not a GeoJSON FeatureCollection: {str(got)[:300]}")
+        plain = {k: v for k, v in got.items() if k not in ("type", "features")}
+        plain["locations"] = [self.feature(f"features[{i}]", f) for i, f in enumerate(got["features"])]
+        return plain
+
     def search(self, got: dict, expected: dict):
         locations = got.get("locations")
         if not isinstance(locations, list):
@@ -146,14 +169,14 @@ class Checker:
         self.exact("location.people", own.get("people"), expected["location"]["people"])
         self.search(got, expected)
 
-    def detail(self, response: requests.Response, expected: dict | None):
+    def detail(self, response: requests.Response, expected: dict | None, geojson: bool = False):
         if expected is None:
             if response.status_code != 404:
                 self.fail(f"expected 404, got {response.status_code}: {response.text[:300]}")
             return
         if response.status_code != 200:
             self.fail(f"expected 200, got {response.status_code}: {response.text[:300]}")
-        got = response.json()
+        got = self.feature("detail", response.json()) if geojson else response.json()
         self.stats("detail", got, expected, with_distance=False)
         comments = got.get("comments")
         if not isinstance(comments, list):
@@ -197,6 +220,7 @@ class Replay:
         self.oracle = oracle
         self.checker = checker
         self.rng = random.Random(seed)
+        self.format_rng = random.Random(seed + 1)  # a quarter of the requests ask for GeoJSON
         rng = self.rng
         self.spots = [offset(*CENTRE, rng.uniform(0, 250), rng.uniform(0, 2 * math.pi)) for _ in range(spots)]
         self.tokens = [f"dev-{seed}-{i}-{rng.getrandbits(32):08x}" for i in range(devices)]
@@ -282,8 +306,9 @@ class Replay:
         before = self.oracle.devices.get(token)
         before_location = before.location if before else None
         next_before = self.oracle.next_id
+        geojson = self.geojson()
         now = time.time()
-        response = self.server.post_report(body)
+        response = self.server.post_report(body, geojson)
         expected = self.oracle.report(token, lat, lon, age, sex, comment, now=now, **oracle_params)
         after = self.oracle.devices[token].location
         if before_location is None:
@@ -300,10 +325,11 @@ class Replay:
         if expected["location"]["people"] is None:
             self.count("own count hidden")
         self.position[token] = (lat, lon)
-        self.checker.context = f"step {self.steps}: POST /api/crowd/reports {body}"
+        self.checker.context = f"step {self.steps}: POST /api/crowd/reports {body}{' (GeoJSON)' if geojson else ''}"
         if response.status_code != 200:
             self.checker.fail(f"expected 200, got {response.status_code}: {response.text[:300]}")
-        self.checker.report(response.json(), expected)
+        got = response.json()
+        self.checker.report(self.checker.geojson(got) if geojson else got, expected)
 
     def step_search(self):
         rng = self.rng
@@ -314,14 +340,16 @@ class Replay:
             if not self.oracle.near_boundary(lat, lon, (radius,)):
                 break
         query = {"lat": repr(lat), "lon": repr(lon), **params}
+        geojson = self.geojson()
         now = time.time()
-        response = self.server.get_search(query)
+        response = self.server.get_search(query, geojson)
         expected = self.oracle.search(lat, lon, now=now, **oracle_params)
         self.count("searches")
-        self.checker.context = f"step {self.steps}: GET /api/crowd/locations {query}"
+        self.checker.context = f"step {self.steps}: GET /api/crowd/locations {query}{' (GeoJSON)' if geojson else ''}"
         if response.status_code != 200:
             self.checker.fail(f"expected 200, got {response.status_code}: {response.text[:300]}")
-        self.checker.search(response.json(), expected)
+        got = response.json()
+        self.checker.search(self.checker.geojson(got) if geojson else got, expected)
 
     def step_detail(self):
         if not self.checker.server_id:
@@ -335,14 +363,22 @@ class Replay:
         server_id = self.checker.server_id.get(oracle_id)
         if server_id is None:
             return
+        geojson = self.geojson()
         now = time.time()
-        response = self.server.get_location(server_id)
+        response = self.server.get_location(server_id, geojson)
         expected = self.oracle.location(oracle_id, now=now)
         self.count("details" if expected else "details 404")
         if expected and len(expected["comments"]) == 10 and len(self.oracle.locations[oracle_id].comments) > 10:
             self.count("details with more than 10 comments")
-        self.checker.context = f"step {self.steps}: GET /api/crowd/locations/{server_id} (oracle {oracle_id})"
-        self.checker.detail(response, expected)
+        self.checker.context = f"step {self.steps}: GET /api/crowd/locations/{server_id} (oracle {oracle_id})" \
+                               f"{' (GeoJSON)' if geojson else ''}"
+        self.checker.detail(response, expected, geojson)
+
+    def geojson(self) -> bool:
+        if self.format_rng.random() < 0.25:
+            self.count("GeoJSON answers")
+            return True
+        return False
 
     def run(self, steps: int):
         for _ in range(steps):
@@ -370,7 +406,7 @@ def test_replay_matches_the_oracle(crowd, backend):
     replay = Replay(server, CrowdOracle(min_group=1, expiry=86400), Checker(), seed=7).run(3000)
     assert_exercised(replay, "first reports", "stayed", "moved", "emptied", "comments", "age changed",
                      "age and sex cleared", "truncated", "searches", "details", "details 404",
-                     "details with more than 10 comments")
+                     "details with more than 10 comments", "GeoJSON answers")
     # and the replay ends with locations of many sizes
     sizes = {len(location.members) for location in replay.oracle.locations.values()}
     assert max(sizes) >= 5 and 1 in sizes, sizes
@@ -424,6 +460,21 @@ def test_replay_survives_a_restart(crowd, backend):
         checker.detail(server.get_location(checker.server_id[oracle_id]), oracle.location(oracle_id, now=time.time()))
     replay.run(700)  # the same devices carry on: stays, moves, new ids above the old ones
     assert_exercised(replay, "stayed", "moved", "emptied")
+
+
+def test_acknowledged_reports_survive_kill_9(crowd, backend):
+    """SIGKILL right after a burst of reports: every answered report is in the state read back."""
+    server = crowd("kill9", min_group=1)
+    oracle, checker = CrowdOracle(min_group=1, expiry=86400), Checker()
+    replay = Replay(server, oracle, checker, seed=1234, devices=120, spots=15).run(500)
+    server.kill()
+    server.start()
+    for oracle_id in range(1, oracle.next_id):
+        server_id = checker.server_id.get(oracle_id)
+        if server_id is not None:
+            checker.context = f"after kill -9: GET /api/crowd/locations/{server_id}"
+            checker.detail(server.get_location(server_id), oracle.location(oracle_id, now=time.time()))
+    replay.run(300)
 
 
 def test_expiry(crowd, backend):
