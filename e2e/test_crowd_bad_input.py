@@ -260,7 +260,7 @@ def raw_post(url: str, head_json: bytes, padding: int, tail_json: bytes) -> tupl
     the status and the answer, also when the server answers (and stops reading) before the end."""
     parts = urlsplit(url)
     size = len(head_json) + padding + len(tail_json)
-    with socket.create_connection((parts.hostname, parts.port), timeout=5) as sock:
+    with socket.create_connection((parts.hostname, parts.port), timeout=2) as sock:
         sock.sendall((f"POST {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
                       f"Content-Length: {size}\r\nConnection: close\r\n\r\n").encode())
         try:
@@ -274,6 +274,7 @@ def raw_post(url: str, head_json: bytes, padding: int, tail_json: bytes) -> tupl
         except (BrokenPipeError, ConnectionResetError, socket.timeout):
             pass  # the server refused before the end (and stopped reading); its answer is in the socket
         answer = b""
+        sock.settimeout(10)
         try:
             while True:
                 data = sock.recv(65536)
