@@ -558,7 +558,7 @@ def test_expiry(crowd, backend):
     report("c", q, comment="lonely")
     time.sleep(1.2)
     report("a", offset(*p, 1, 2), age=30, sex="m")   # a stays and is refreshed
-    time.sleep(1.5)                                   # b and c are 2.7 s old, a 1.5 s
+    time.sleep(1.3)                                   # b and c are 2.5 s old, a 1.3 s
     check("b and c expired")
     assert [len(l.members) for l in oracle.locations.values()] == [1], "the oracle should keep only a"
     report("c", q)                                    # c founds a new location: not its old id
