@@ -74,9 +74,10 @@ class World:
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def world(request, tmp_path_factory):
     server = CrowdServer(request.param, tmp_path_factory.mktemp(f"crowd-bad-{request.param}"), "bad-input", 1,
-                         LONG_EXPIRY).start()
-    world = World(server)
+                         LONG_EXPIRY)
     try:
+        server.start()
+        world = World(server)
         people = [("alice", CENTRE, 30, "f", "hello"), ("bob", offset(*CENTRE, 3, 0.3), 41, "m", None),
                   ("carol", offset(*CENTRE, 5, 2.0), None, "f", "nice & quiet"),
                   ("dave", offset(*CENTRE, 150, 4.0), 25, None, "over here")]
