@@ -19,6 +19,17 @@ struct CrowdJSONReaderTests {
         #expect(Self.read("{}")?.isEmpty == true)
     }
 
+    @Test("a member named twice is reported (a report with one is refused naming the field)")
+    func duplicates() throws {
+        let read = try #require(CrowdJSONReader.members(Array(#"{"lat": 1, "lon": 2, "lat": 1000}"#.utf8)))
+        #expect(read.duplicate == "lat")
+        #expect(try #require(CrowdJSONReader.members(Array(#"{"lat": 1, "x": {"lat": 2}}"#.utf8))).duplicate == nil)
+        let error = #expect(throws: APIError.self) {
+            try CrowdRequests.reportFields(json: Array(#"{"device": "d", "lat": 1, "lon": 2, "lat": 1000}"#.utf8))
+        }
+        #expect(error?.field == "lat")
+    }
+
     @Test("anything but one JSON object is refused", arguments: [
         "", " ", "[]", "1", "\"x\"", "{", "{\"a\":1", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "{'a':1}",
         "{\"a\":NaN}", "{\"a\":Infinity}", "{\"a\":-Infinity}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":.5}", "{\"a\":1e}",
