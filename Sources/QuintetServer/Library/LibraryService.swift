@@ -54,8 +54,13 @@ public final class LibraryService: Sendable {
         thread.start()
     }
 
-    /// Stops the background work (at shutdown); a scan in progress finishes its batch.
-    public func stop() { state.stopped = true }
+    /// Stops the background work (at shutdown) and waits (up to 30 s) for the BPM worker to
+    /// leave the database, so the database can close under nobody; a scan in progress finishes
+    /// its batch.
+    public func stop() {
+        state.stopped = true
+        state.waitForWorker(timeout: 30)
+    }
 
     /// Starts a rescan on its own thread; throws `CatalogError.scanInProgress` if one runs.
     public func startScan(writeDemoFirst: Bool = false) throws {
@@ -100,17 +105,19 @@ public final class LibraryService: Sendable {
 
     /// Analyses songs without a BPM one at a time while no scan runs; sleeps when done.
     private func bpmLoop() {
+        state.workerStarted()
+        defer { state.workerEnded() }
         while !state.stopped {
             if state.snapshot().scanning {
-                Thread.sleep(forTimeInterval: 1)
+                state.pause(seconds: 1)
                 continue
             }
             do {
-                if try bpm.analyzeNext() == nil { Thread.sleep(forTimeInterval: 2) }
+                if try bpm.analyzeNext() == nil { state.pause(seconds: 2) }
             } catch {
                 if state.stopped { return }
                 logger.warning("BPM analysis paused: \(error)")
-                Thread.sleep(forTimeInterval: 10)
+                state.pause(seconds: 10)
             }
         }
     }
@@ -126,13 +133,33 @@ private final class ScanState: @unchecked Sendable {
         var failure: String?
     }
 
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var value = Snapshot()
     private var stoppedFlag = false
+    private var workerRunning = false
 
     var stopped: Bool {
         get { lock.lock(); defer { lock.unlock() }; return stoppedFlag }
-        set { lock.lock(); stoppedFlag = newValue; lock.unlock() }
+        set { lock.lock(); stoppedFlag = newValue; lock.broadcast(); lock.unlock() }
+    }
+
+    func workerStarted() { lock.lock(); workerRunning = true; lock.unlock() }
+    func workerEnded() { lock.lock(); workerRunning = false; lock.broadcast(); lock.unlock() }
+
+    /// Sleeps up to `seconds`, waking at once when stopped.
+    func pause(seconds: Double) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        lock.lock()
+        while !stoppedFlag, lock.wait(until: deadline) {}
+        lock.unlock()
+    }
+
+    /// Waits until the BPM worker has returned (or `timeout` seconds).
+    func waitForWorker(timeout: Double) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock()
+        while workerRunning, lock.wait(until: deadline) {}
+        lock.unlock()
     }
 
     func begin() -> Bool {
