@@ -284,6 +284,16 @@ struct IcecastLiveTests {
             #expect(eof && cutAfter < 3.5)
             try await Task.sleep(for: .milliseconds(300))
             #expect(server.directory.ended.count == 1)
+            // A source that comes straight back is refused, and told why.
+            let answer = try await blocking { () -> String in
+                let (source, head) = try server.connectSource()
+                return String(decoding: head + source.receiveAll().bytes, as: UTF8.self)
+            }
+            #expect(answer.hasPrefix("HTTP/1.0 403 Forbidden\r\n"))
+            #expect(answer.contains("Retry-After: "))
+            #expect(answer.contains("Maximum episode length reached: this show's broadcasts are limited to 1 s"))
+            #expect(server.directory.ended.count == 1)
+            #expect(server.radio.mount(at: "/live/test.mp3") == nil)
         }
     }
 }

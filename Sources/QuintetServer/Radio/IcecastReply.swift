@@ -20,6 +20,10 @@ enum IcecastReply {
     case mountInUse
     /// Over the listener limit: 403.
     case limitReached
+    /// A source back on a mount whose broadcast was just cut off at the show's maximum episode
+    /// length: 403 with `Retry-After` and a sentence saying why (not an icecast answer; icecast
+    /// has no such limit).
+    case maximumEpisodeLength(seconds: Int, retryAfter: Int)
 
     /// The value `Server:` carries (the one clients test for; ``IcecastStatus`` says the same).
     static let serverName = "Icecast 2.4.4"
@@ -62,6 +66,9 @@ enum IcecastReply {
             (status, type, extra, body) = ("403 Forbidden", "text/plain; charset=utf-8", "", "Mountpoint in use")
         case .limitReached:
             (status, type, extra, body) = ("403 Forbidden", "text/plain; charset=utf-8", "", "Icecast connection limit reached")
+        case .maximumEpisodeLength(let seconds, let retryAfter):
+            (status, type, extra, body) = ("403 Forbidden", "text/plain; charset=utf-8", "Retry-After: \(retryAfter)\r\n",
+                "Maximum episode length reached: this show's broadcasts are limited to \(seconds) s and the last one was cut off. A new broadcast can start in \(retryAfter) s.")
         }
         return Self.commonHead(status: status, contentType: type) + extra
             + "Content-Length: \(body.utf8.count)\r\n\r\n" + body

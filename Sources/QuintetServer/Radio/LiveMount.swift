@@ -121,8 +121,35 @@ final class LiveMount: @unchecked Sendable {
         guard !ended, let source, source === channel, bytes.readableBytes > 0 else { return }
         bytesIn += Int64(bytes.readableBytes)
         radio.metrics.bytesIn.increment(by: Int64(bytes.readableBytes))
-        appendToStream(bytes)
+        // Listeners are written once per tick anyway: the source's small reads (often one MP3
+        // frame each) are gathered into one chunk per tick, so a listener's batch is one slice
+        // (plus ICY splits) and its channel's pending-write queue never has to grow (it keeps
+        // its grown capacity for the connection's life: ~8 KiB per listener measured with
+        // heaptrack when every source read was its own slice).
+        if var gathered = pending {
+            pending = nil   // one reference, so the write below does not copy
+            var more = bytes
+            gathered.writeBuffer(&more)
+            pending = gathered
+        } else {
+            var gathered = ByteBuffer()
+            gathered.reserveCapacity(max(bytes.readableBytes, byteRate / 2))
+            var more = bytes
+            gathered.writeBuffer(&more)
+            pending = gathered
+        }
         recorder?.write(bytes)
+    }
+
+    /// Audio received since the last tick, not yet in ``buffer``.
+    private var pending: ByteBuffer?
+
+    /// Moves ``pending`` into the stream buffer (before a tick's writes, a new listener's burst,
+    /// a title change, silence or the end).
+    private func flushPending() {
+        guard let bytes = pending else { return }
+        pending = nil
+        appendToStream(bytes)
     }
 
     private func appendToStream(_ bytes: ByteBuffer) {
@@ -153,6 +180,7 @@ final class LiveMount: @unchecked Sendable {
 
     /// Sets the title for the audio from now on.
     func setTitle(_ title: IcyTitle) {
+        flushPending()
         titles.set(title, at: buffer.endOffset)
         titleText = title.text
     }
@@ -165,6 +193,7 @@ final class LiveMount: @unchecked Sendable {
             IcecastReply.send(.notFound, on: channel)
             return
         }
+        flushPending()
         let id = nextListenerID
         nextListenerID += 1
         let start = buffer.burstStart(size: radio.configuration.burstSize)
@@ -242,7 +271,16 @@ final class LiveMount: @unchecked Sendable {
             return
         case .caughtUp:
             break
-        case .data(let slices, let next):
+        case .data(var slices, var next):
+            // A listener catching up after a pause gets at most `maxSlicesPerBatch` chunks now
+            // and the rest on the next ticks (each chunk is a tick's worth of audio, so it
+            // still gains many times real time), without copying and without growing its
+            // channel's pending-write queue.
+            if first == nil, !closing, slices.count > Self.maxSlicesPerBatch {
+                slices.removeLast(slices.count - Self.maxSlicesPerBatch)
+                let last = slices[slices.count - 1]
+                next = last.offset + Int64(last.range.count)
+            }
             if var icy = listener.icy {
                 for piece in icy.advance(to: next, titles: titles) {
                     switch piece {
@@ -259,7 +297,17 @@ final class LiveMount: @unchecked Sendable {
             listener.offset = next
         }
         guard !out.isEmpty || closing else { return }
-        for b in out { pendingBytesOut += b.readableBytes }
+        var total = 0
+        for b in out { total += b.readableBytes }
+        pendingBytesOut += total
+        if first != nil, out.count > 4 {
+            // A burst (64 KiB of older chunks): one buffer, so the channel's pending-write
+            // queue stays at its initial size (see `append`). Copied once per connection.
+            var joined = ByteBuffer()
+            joined.reserveCapacity(total)
+            for var b in out { joined.writeBuffer(&b) }
+            out = [joined]
+        }
         let delivery = Delivery(channel: channel, buffers: out, closing: closing)
         if channel.eventLoop === eventLoop {
             delivery.write()
@@ -300,6 +348,9 @@ final class LiveMount: @unchecked Sendable {
     }
 
     private static let emptyBlock = ByteBuffer(bytes: [0])
+    /// Chunks written to one listener per tick at most (NIO's pending-write queue starts with
+    /// room for 16 writes; ICY blocks come in between).
+    static let maxSlicesPerBatch = 8
 
     private func drop(_ listener: Listener) {
         listeners.removeValue(forKey: listener.id)
@@ -314,10 +365,13 @@ final class LiveMount: @unchecked Sendable {
 
     private func onTick() {
         guard !ended else { return }
+        flushPending()
         if let limit = show.maxEpisodeSeconds, limit > 0, Date().timeIntervalSince(streamStart) >= Double(limit) {
-            // An Icecast source reads nothing after its 200, so the message goes to the log.
+            // An Icecast source reads nothing after its 200: the message goes to the log, and a
+            // source that reconnects during the cooldown is refused with it (403, Retry-After).
             radio.logger.warning("radio broadcast cut off: the show's maximum episode length was reached",
                                  metadata: ["mount": "\(path)", "max_seconds": "\(limit)"])
+            radio.broadcastCutOff(mount: path, seconds: limit)
             end()
             return
         }
@@ -343,6 +397,7 @@ final class LiveMount: @unchecked Sendable {
 
     /// Appends the silence frames owed for `elapsed` of grace period (real time).
     private func fillSilence(elapsed: TimeAmount) {
+        flushPending()
         guard let header = lastHeader else { return }
         let owed = Int(Double(elapsed.nanoseconds) / 1e9 / header.duration) - silenceFramesSent
         guard owed > 0 else { return }
@@ -357,6 +412,7 @@ final class LiveMount: @unchecked Sendable {
     /// The broadcast is over: the episode ends, listeners go to the fallback mount or are closed.
     func end() {
         guard !ended else { return }
+        flushPending()
         ended = true
         tick?.cancel()
         tick = nil

@@ -34,6 +34,10 @@ final class LiveRadio: Sendable {
         var slowListenerSeconds = 10.0
         /// How often listeners get what arrived since their last write.
         var batchInterval: TimeAmount = .milliseconds(500)
+        /// After a broadcast is cut off at its show's maximum episode length, a source that
+        /// comes back to the mount within this time is refused (403) with a message saying why
+        /// (sources that reconnect by themselves, such as butt, Liquidsoap or Mixxx, log it).
+        var cutOffCooldown: TimeAmount = .seconds(60)
         /// The `ffmpeg` binary that turns Ogg/WebM sources into MP3.
         var ffmpeg = "ffmpeg"
 
@@ -62,6 +66,9 @@ final class LiveRadio: Sendable {
     let serverStart = Date()
     private let mounts = NIOLockedValueBox([String: LiveMount]())
     private let counters = NIOLockedValueBox((listeners: 0, dropped: 0))
+    /// Mounts whose broadcast was cut off at the maximum episode length: until when a source is
+    /// refused there, and the limit that was reached.
+    private let cutOffs = NIOLockedValueBox([String: (until: NIODeadline, seconds: Int)]())
     /// Where slow work after a broadcast (closing the recording, the store) runs.
     let finishQueue = DispatchQueue(label: "quintet.radio.finish")
 
@@ -139,6 +146,23 @@ final class LiveRadio: Sendable {
         }
     }
 
+    /// Records that the broadcast on `path` was cut off at `seconds` (see `cutOffCooldown`).
+    func broadcastCutOff(mount path: String, seconds: Int) {
+        let until = NIODeadline.now() + configuration.cutOffCooldown
+        cutOffs.withLockedValue { $0[path] = (until, seconds) }
+    }
+
+    /// The limit and seconds left when `path` is still in its cut-off cooldown.
+    private func cutOffRefusal(mount path: String) -> (seconds: Int, retryAfter: Int)? {
+        cutOffs.withLockedValue { cutOffs in
+            let now = NIODeadline.now()
+            cutOffs = cutOffs.filter { $0.value.until > now }
+            guard let entry = cutOffs[path] else { return nil }
+            let left = (entry.until - now).nanoseconds
+            return (entry.seconds, Int((left + 999_999_999) / 1_000_000_000))
+        }
+    }
+
     // MARK: connections
 
     /// Takes a connection whose first request is an Icecast one. Runs on the channel's loop.
@@ -194,6 +218,12 @@ final class LiveRadio: Sendable {
         guard let credentials = head.basicCredentials, credentials.user == "source", let show,
               Self.constantTimeEqual(credentials.password, show.streamKey) else {
             IcecastReply.send(.unauthorized, on: channel)
+            return
+        }
+        if let refusal = cutOffRefusal(mount: path) {
+            logger.notice("radio source refused: the broadcast was cut off at its maximum episode length",
+                          metadata: ["mount": "\(path)", "retry_after": "\(refusal.retryAfter)"])
+            IcecastReply.send(.maximumEpisodeLength(seconds: refusal.seconds, retryAfter: refusal.retryAfter), on: channel)
             return
         }
         let rawType = head["content-type"] ?? (head.method == "SOURCE" ? "audio/mpeg" : nil)
