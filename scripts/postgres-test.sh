@@ -77,13 +77,28 @@ install_packages() {
     [ -n "$bin" ] && postgis_installed "$bin" || die "PostgreSQL with PostGIS is still missing after apt-get"
 }
 
+# A process that exists and is not a zombie (a killed server's pid may linger as one).
+pid_alive() {
+    local pid="$1"
+    [ -n "$pid" ] && [ -r "/proc/$pid/stat" ] && [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != Z ]
+}
+
+server_pid() { head -1 "$DATA/postmaster.pid" 2>/dev/null || true; }
+
+# Running = the server answers on its socket.
 is_running() {
     local bin="$1"
-    [ -f "$DATA/PG_VERSION" ] && as_owner "$bin/pg_ctl" -D "$DATA" status >/dev/null 2>&1
+    [ -f "$DATA/PG_VERSION" ] && "$bin/pg_isready" -q -h "$SOCK" -p "$PORT" >/dev/null 2>&1
 }
 
 create_cluster() {
-    local bin="$1"
+    local bin="$1" major
+    major="$(basename "$(dirname "$bin")")"
+    if [ -f "$DATA/PG_VERSION" ] && [ "$(cat "$DATA/PG_VERSION")" != "$major" ]; then
+        # A cluster of another PostgreSQL (the machine changed): test data only, start afresh.
+        say "the cluster in $DATA is PostgreSQL $(cat "$DATA/PG_VERSION"), the server is $major: recreating it"
+        rm -rf "$DATA"
+    fi
     [ -f "$DATA/PG_VERSION" ] && return 0
     say "creating a cluster in $DATA"
     mkdir -p "$DIR"
@@ -124,8 +139,14 @@ start_server() {
     touch "$LOG"; chown "$OWNER" "$LOG"
     # A stale pid file from a killed server (the machine kept the folder, not the process).
     if [ -f "$DATA/postmaster.pid" ]; then
-        local pid; pid="$(head -1 "$DATA/postmaster.pid" || true)"
-        if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then rm -f "$DATA/postmaster.pid"; fi
+        local pid; pid="$(server_pid)"
+        if pid_alive "$pid"; then
+            # Still starting or shutting down: give it a moment.
+            for _ in $(seq 1 30); do is_running "$bin" && return 0; pid_alive "$pid" || break; sleep 1; done
+            is_running "$bin" && return 0
+            pid_alive "$pid" && die "a server (pid $pid) holds $DATA but does not answer; see $LOG"
+        fi
+        rm -f "$DATA/postmaster.pid"
     fi
     say "starting PostgreSQL on 127.0.0.1:$PORT"
     if ! as_owner "$bin/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 -o "-p $PORT" start >&2; then
@@ -171,7 +192,7 @@ ensure() {
 stop() {
     local bin; bin="$(pg_bin || true)"
     [ -n "$bin" ] || { say "PostgreSQL is not installed"; return 0; }
-    if is_running "$bin"; then
+    if [ -f "$DATA/postmaster.pid" ] && pid_alive "$(server_pid)"; then
         as_owner "$bin/pg_ctl" -D "$DATA" -m fast -w stop >&2
     else
         say "not running"

@@ -132,6 +132,9 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         }
         guard first else { return }
         commits.stop()
+        // The locations' statistics, refreshed once (loading recomputes them anyway).
+        let last = lock.withLock { state.takeBatch(statistics: true) }
+        if !last.isEmpty { try? store.apply(last) }
         try? store.close()
     }
 }

@@ -22,13 +22,25 @@ import Foundation
 /// All bounds carry a small relative margin, so rounding can only add candidates, never drop
 /// one.
 struct CrowdGrid {
+    /// What a cell keeps of each location: enough to measure and filter it without touching
+    /// the location's record (a search reads cells, which sit together in memory; the records
+    /// are scattered and each would cost a cache miss).
+    struct Entry {
+        var lat: Double
+        var lon: Double
+        /// `cos(lat · π/180)`.
+        var cosLat: Double
+        var slot: Int32
+        var people: Int32
+    }
+
     /// Cells per degree (1000: 0.001° cells).
     let cellsPerDegree: Double
     /// Columns around the sphere.
     let columnCount: Int
     /// Rows from pole to pole (the last holds exactly +90°).
     let rowCount: Int
-    private var rows: [Int32: [Int32: [Int32]]] = [:]
+    private var rows: [Int32: [Int32: [Entry]]] = [:]
 
     init(cellsPerDegree: Int = 1000) {
         self.cellsPerDegree = Double(cellsPerDegree)
@@ -56,15 +68,26 @@ struct CrowdGrid {
         return m < 0 ? m + columnCount : m
     }
 
-    /// Files a location's slot under its cell.
+    /// Files a location under its cell.
+    mutating func insert(_ entry: Entry, row: Int32, column: Int32) {
+        rows[row, default: [:]][column, default: []].append(entry)
+    }
+
+    /// Files a location's slot under its cell (tests: the measuring fields are left empty).
     mutating func insert(slot: Int32, row: Int32, column: Int32) {
-        rows[row, default: [:]][column, default: []].append(slot)
+        insert(Entry(lat: 0, lon: 0, cosLat: 0, slot: slot, people: 0), row: row, column: column)
+    }
+
+    /// Sets the head-count a location's entry carries.
+    mutating func setPeople(_ people: Int, slot: Int32, row: Int32, column: Int32) {
+        guard let index = rows[row]?[column]?.firstIndex(where: { $0.slot == slot }) else { return }
+        rows[row]?[column]?[index].people = Int32(clamping: people)
     }
 
     /// Removes a location's slot from its cell (dropping the cell and row once empty).
     mutating func remove(slot: Int32, row: Int32, column: Int32) {
         // No local copy of the cell: the edits below stay in place.
-        guard let index = rows[row]?[column]?.firstIndex(of: slot), let count = rows[row]?[column]?.count else { return }
+        guard let index = rows[row]?[column]?.firstIndex(where: { $0.slot == slot }), let count = rows[row]?[column]?.count else { return }
         let last = count - 1
         if last == 0 {
             rows[row]?[column] = nil
@@ -81,6 +104,12 @@ struct CrowdGrid {
     /// Calls `body` with the slot of every location filed in a cell that may hold points
     /// within `radius` metres of (`lat`, `lon`). A superset: filter by distance.
     func forEachCandidate(lat: Double, lon: Double, radius: Double, _ body: (Int32) -> Void) {
+        forEachEntry(lat: lat, lon: lon, radius: radius) { body($0.slot) }
+    }
+
+    /// Calls `body` with the entry of every location filed in a cell that may hold points
+    /// within `radius` metres of (`lat`, `lon`). A superset: filter by distance.
+    func forEachEntry(lat: Double, lon: Double, radius: Double, _ body: (Entry) -> Void) {
         let toRadians = Double.pi / 180
         let delta = radius / CrowdRules.earthRadius * (1 + 1e-9) + 1e-12
         let deltaDegrees = delta / toRadians
@@ -104,7 +133,7 @@ struct CrowdGrid {
             let s = sin((phi - phi0) / 2)
             let h = Swift.max(0, (havDelta - s * s) / (cosPhi0 * cos(phi)))
             guard h.isFinite, h < 1 - 1e-9 else {
-                for cell in cells.values { for slot in cell { body(slot) } }
+                for cell in cells.values { for entry in cell { body(entry) } }
                 continue
             }
             let halfWidth = 2 * asin(h.squareRoot()) * (1 + 1e-9) / toRadians + slack
@@ -118,18 +147,18 @@ struct CrowdGrid {
             }
             let span = cHi - cLo + 1
             if span >= columnCount {
-                for cell in cells.values { for slot in cell { body(slot) } }
+                for cell in cells.values { for entry in cell { body(entry) } }
             } else if span > cells.count {
                 // Fewer filed cells than columns in range: walk the row's map.
                 let start = wrap(cLo)
                 for (column, cell) in cells {
                     var offset = Int(column) - start
                     if offset < 0 { offset += columnCount }
-                    if offset < span { for slot in cell { body(slot) } }
+                    if offset < span { for entry in cell { body(entry) } }
                 }
             } else {
                 for c in cLo...cHi {
-                    if let cell = cells[Int32(wrap(c))] { for slot in cell { body(slot) } }
+                    if let cell = cells[Int32(wrap(c))] { for entry in cell { body(entry) } }
                 }
             }
         }

@@ -24,11 +24,19 @@ public enum CrowdRules {
     @inlinable
     public static func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
         let toRadians = Double.pi / 180
-        let phi1 = lat1 * toRadians, phi2 = lat2 * toRadians
+        return distance(lat1: lat1, lon1: lon1, cosLat1: cos(lat1 * toRadians),
+                        lat2: lat2, lon2: lon2, cosLat2: cos(lat2 * toRadians))
+    }
+
+    /// The same distance, bit for bit, with the cosines of both latitudes given
+    /// (`cos(lat · π/180)`): for a caller that measures one point against many and keeps them.
+    @inlinable
+    public static func distance(lat1: Double, lon1: Double, cosLat1: Double, lat2: Double, lon2: Double, cosLat2: Double) -> Double {
+        let toRadians = Double.pi / 180
         let dPhi = (lat2 - lat1) * toRadians
         let dLambda = (lon2 - lon1) * toRadians
         let s1 = sin(dPhi / 2), s2 = sin(dLambda / 2)
-        let a = s1 * s1 + cos(phi1) * cos(phi2) * s2 * s2
+        let a = s1 * s1 + cosLat1 * cosLat2 * s2 * s2
         return 2 * earthRadius * asin(Swift.min(1, a.squareRoot()))
     }
 

@@ -19,6 +19,12 @@ struct CrowdDeviceID: Hashable {
         self = id
     }
 
+    /// The key's bytes as a blob (built outside the engine's lock, by the writer).
+    var data: Data {
+        var words = (w0, w1, w2, w3)
+        return withUnsafeBytes(of: &words) { Data($0.prefix(Int(count))) }
+    }
+
     var bytes: [UInt8] {
         var words = (w0, w1, w2, w3)
         return withUnsafeBytes(of: &words) { Array($0.prefix(Int(count))) }
@@ -53,6 +59,8 @@ struct CrowdState {
         var id: Int64
         var lat: Double
         var lon: Double
+        /// `cos(lat · π/180)`, for ``CrowdRules/distance(lat1:lon1:cosLat1:lat2:lon2:cosLat2:)``.
+        var cosLat: Double
         var people = 0
         var ageSum = 0
         var ageCount = 0
@@ -60,8 +68,6 @@ struct CrowdState {
         var women = 0
         var row: Int32
         var column: Int32
-        /// The latest comments, oldest first (at most ``CrowdRules/commentsShown``).
-        var comments: [StoredComment] = []
     }
 
     let settings: CrowdSettings
@@ -74,6 +80,10 @@ struct CrowdState {
     private var locations: [Location] = []
     private var freeLocations: [Int32] = []
     private var locationIndex: [Int64: Int32] = [:]
+    /// The latest comments of the locations that have any, oldest first (at most
+    /// ``CrowdRules/commentsShown``), by location slot. Kept apart so a location is plain data
+    /// the search can copy for free.
+    private var comments: [Int32: [StoredComment]] = [:]
     private(set) var nextLocationID: Int64 = 1
     private(set) var nextCommentID: Int64 = 1
     private(set) var commentCount = 0
@@ -81,7 +91,14 @@ struct CrowdState {
     private(set) var changeNumber: UInt64 = 0
 
     private var dirtyDevices: Set<CrowdDeviceID> = []
+    /// Locations founded or deleted since the last batch.
     private var dirtyLocations: Set<Int64> = []
+    /// Locations whose statistics changed since they were last written. The stored statistics
+    /// are a summary refreshed at ``CrowdEngine/close()`` (and after loading); the devices are
+    /// the truth and loading recomputes them, so a report need not rewrite its locations' rows.
+    private var staleStatistics: Set<Int64> = []
+    /// Deleted locations that had comments (theirs go too).
+    private var commentsOfDeleted: [Int64] = []
     private var newComments: [CrowdCommentRow] = []
     private var droppedComments: [Int64] = []
     /// The stored rows while loading, to write back only the statistics that differ.
@@ -137,6 +154,7 @@ struct CrowdState {
         order.sort { devices[Int($0)].lastSeen < devices[Int($1)].lastSeen }
         for slot in order { appendNewest(slot) }
         dirtyLocations.removeAll()
+        staleStatistics.removeAll()
         for (id, stored) in loadedRows {
             guard let slot = locationIndex[id] else { continue }
             let l = locations[Int(slot)]
@@ -218,14 +236,30 @@ struct CrowdState {
             var slot: Int32
         }
         var hits: [Hit] = []
+        hits.reserveCapacity(64)
         let radius = Double(search.radius)
-        locations.withUnsafeBufferPointer { locations in
-            grid.forEachCandidate(lat: search.lat, lon: search.lon, radius: radius) { slot in
-                let location = locations[Int(slot)]
-                guard location.people >= lower, location.people <= upper else { return }
-                let d = CrowdRules.distance(lat1: search.lat, lon1: search.lon, lat2: location.lat, lon2: location.lon)
-                if d <= radius { hits.append(Hit(distance: d, id: location.id, people: location.people, slot: slot)) }
+        let lat = search.lat, lon = search.lon, cosLat = cos(lat * (Double.pi / 180))
+        // A cheap sure rejection before the haversine: sin²x ≥ x²(1 − x²/3) for |x| < 1, so
+        // x²(1 − x²/3) + cos φ₁ cos φ₂ · y²(1 − y²/3) (x, y half the latitude and longitude
+        // differences in radians) never exceeds the haversine's `a`. When it is clearly above the
+        // `a` of the radius (by a relative 1e-6, far beyond rounding), the distance is over the
+        // radius; anything else is measured exactly.
+        let halfRadians = Double.pi / 360
+        let aMax = { let s = sin(radius / CrowdRules.earthRadius / 2); return s * s * (1 + 1e-6) }()
+        grid.forEachEntry(lat: lat, lon: lon, radius: radius) { entry in
+            let people = Int(entry.people)
+            guard people >= lower, people <= upper else { return }
+            let x = (entry.lat - lat) * halfRadians, y = (entry.lon - lon) * halfRadians
+            if abs(x) < 0.5, abs(y) < 0.5 {
+                let x2 = x * x, y2 = y * y
+                if x2 * (1 - x2 / 3) + cosLat * entry.cosLat * (y2 * (1 - y2 / 3)) > aMax { return }
             }
+            let d = CrowdRules.distance(lat1: lat, lon1: lon, cosLat1: cosLat, lat2: entry.lat, lon2: entry.lon, cosLat2: entry.cosLat)
+            if d <= radius { hits.append(Hit(distance: d, id: 0, people: people, slot: entry.slot)) }
+        }
+        // The ids (for ordering ties) from the records, for the hits only.
+        locations.withUnsafeBufferPointer { locations in
+            for i in hits.indices { hits[i].id = locations[Int(hits[i].slot)].id }
         }
         var truncated = false
         if hits.count > search.limit {
@@ -247,7 +281,7 @@ struct CrowdState {
         guard let slot = locationIndex[id] else { return nil }
         let location = locations[Int(slot)]
         guard location.people >= settings.minGroup else { return nil }
-        let comments = location.comments.reversed().map {
+        let comments = (self.comments[slot] ?? []).reversed().map {
             CrowdComment(text: $0.text, time: Date(timeIntervalSinceReferenceDate: $0.time))
         }
         return CrowdLocationDetail(location: describe(location, distance: 0), comments: comments)
@@ -261,17 +295,18 @@ struct CrowdState {
 
     // MARK: the store's batches
 
-    /// The current rows of everything changed since the last batch; clears the marks.
-    mutating func takeBatch() -> CrowdChangeBatch {
+    /// The current rows of everything changed since the last batch (with `statistics`, also of
+    /// every location whose statistics changed); clears the marks.
+    mutating func takeBatch(statistics: Bool = false) -> CrowdChangeBatch {
         var batch = CrowdChangeBatch()
         batch.upsertDevices.reserveCapacity(dirtyDevices.count)
         for id in dirtyDevices {
             if let slot = deviceIndex[id] {
                 let d = devices[Int(slot)]
-                batch.upsertDevices.append(CrowdDeviceRow(key: id.bytes, locationID: locations[Int(d.location)].id,
+                batch.upsertDevices.append(CrowdDeviceRow(key: id, locationID: locations[Int(d.location)].id,
                                                           lastSeen: d.lastSeen, age: d.age >= 0 ? Int(d.age) : nil, sex: d.sex))
             } else {
-                batch.deleteDevices.append(id.bytes)
+                batch.deleteDevices.append(id)
             }
         }
         for id in dirtyLocations {
@@ -283,6 +318,17 @@ struct CrowdState {
                 batch.deleteLocations.append(id)
             }
         }
+        if statistics {
+            for id in staleStatistics where !dirtyLocations.contains(id) {
+                guard let slot = locationIndex[id] else { continue }
+                let l = locations[Int(slot)]
+                batch.upsertLocations.append(CrowdLocationRow(id: l.id, lat: l.lat, lon: l.lon, people: l.people, ageSum: l.ageSum,
+                                                              ageCount: l.ageCount, men: l.men, women: l.women))
+            }
+            staleStatistics.removeAll()
+        }
+        batch.deleteCommentsOf = commentsOfDeleted
+        commentsOfDeleted.removeAll(keepingCapacity: true)
         batch.insertComments = newComments
         batch.deleteComments = droppedComments
         batch.nextLocationID = nextLocationID
@@ -301,14 +347,15 @@ struct CrowdState {
         var best: Int32 = -1
         var bestDistance = Double.infinity
         var bestID = Int64.max
-        grid.forEachCandidate(lat: lat, lon: lon, radius: CrowdRules.joinDistance) { slot in
-            let location = locations[Int(slot)]
-            let d = CrowdRules.distance(lat1: lat, lon1: lon, lat2: location.lat, lon2: location.lon)
+        let cosLat = cos(lat * (Double.pi / 180))
+        grid.forEachEntry(lat: lat, lon: lon, radius: CrowdRules.joinDistance) { entry in
+            let d = CrowdRules.distance(lat1: lat, lon1: lon, cosLat1: cosLat, lat2: entry.lat, lon2: entry.lon, cosLat2: entry.cosLat)
             guard d <= CrowdRules.joinDistance else { return }
-            if d < bestDistance || (d == bestDistance && location.id < bestID) {
-                best = slot
+            let id = locations[Int(entry.slot)].id
+            if d < bestDistance || (d == bestDistance && id < bestID) {
+                best = entry.slot
                 bestDistance = d
-                bestID = location.id
+                bestID = id
             }
         }
         return best >= 0 ? best : nil
@@ -324,7 +371,7 @@ struct CrowdState {
 
     private mutating func newLocationSlot(id: Int64, lat: Double, lon: Double) -> Int32 {
         let row = grid.row(lat: lat), column = grid.column(lon: lon)
-        let location = Location(id: id, lat: lat, lon: lon, row: row, column: column)
+        let location = Location(id: id, lat: lat, lon: lon, cosLat: cos(lat * (Double.pi / 180)), row: row, column: column)
         let slot: Int32
         if let free = freeLocations.popLast() {
             slot = free
@@ -334,7 +381,7 @@ struct CrowdState {
             locations.append(location)
         }
         locationIndex[id] = slot
-        grid.insert(slot: slot, row: row, column: column)
+        grid.insert(CrowdGrid.Entry(lat: lat, lon: lon, cosLat: location.cosLat, slot: slot, people: 0), row: row, column: column)
         return slot
     }
 
@@ -354,12 +401,13 @@ struct CrowdState {
     private mutating func join(_ slot: Int32, age: Int16, sex: CrowdSex?) {
         let i = Int(slot)
         locations[i].people += 1
+        grid.setPeople(locations[i].people, slot: slot, row: locations[i].row, column: locations[i].column)
         if age >= 0 {
             locations[i].ageSum += Int(age)
             locations[i].ageCount += 1
         }
         if sex == .male { locations[i].men += 1 } else if sex == .female { locations[i].women += 1 }
-        dirtyLocations.insert(locations[i].id)
+        staleStatistics.insert(locations[i].id)
     }
 
     /// A member stays but its age and sex are replaced.
@@ -375,19 +423,20 @@ struct CrowdState {
         }
         if old.1 == .male { locations[i].men -= 1 } else if old.1 == .female { locations[i].women -= 1 }
         if new.1 == .male { locations[i].men += 1 } else if new.1 == .female { locations[i].women += 1 }
-        dirtyLocations.insert(locations[i].id)
+        staleStatistics.insert(locations[i].id)
     }
 
     /// Takes a member out; the location goes at once (with its comments) when it empties.
     private mutating func leave(_ slot: Int32, age: Int16, sex: CrowdSex?) {
         let i = Int(slot)
         locations[i].people -= 1
+        grid.setPeople(locations[i].people, slot: slot, row: locations[i].row, column: locations[i].column)
         if age >= 0 {
             locations[i].ageSum -= Int(age)
             locations[i].ageCount -= 1
         }
         if sex == .male { locations[i].men -= 1 } else if sex == .female { locations[i].women -= 1 }
-        dirtyLocations.insert(locations[i].id)
+        staleStatistics.insert(locations[i].id)
         if locations[i].people == 0 { deleteLocation(slot) }
     }
 
@@ -396,18 +445,18 @@ struct CrowdState {
         let location = locations[i]
         grid.remove(slot: slot, row: location.row, column: location.column)
         locationIndex[location.id] = nil
-        commentCount -= location.comments.count
-        locations[i].comments = []
+        if let gone = comments.removeValue(forKey: slot) {
+            commentCount -= gone.count
+            commentsOfDeleted.append(location.id)
+        }
         dirtyLocations.insert(location.id)
         freeLocations.append(slot)
     }
 
     private mutating func addComment(_ comment: StoredComment, to slot: Int32) {
-        let i = Int(slot)
-        locations[i].comments.append(comment)
+        comments[slot, default: []].append(comment)
         commentCount += 1
-        if locations[i].comments.count > CrowdRules.commentsShown {
-            let dropped = locations[i].comments.removeFirst()
+        if let kept = comments[slot]?.count, kept > CrowdRules.commentsShown, let dropped = comments[slot]?.removeFirst() {
             droppedComments.append(dropped.id)
             commentCount -= 1
         }

@@ -72,7 +72,7 @@ enum CrowdSchema {
         """
         CREATE OR REPLACE FUNCTION @S.crowd_distance(lat1 double precision, lon1 double precision,
                                                     lat2 double precision, lon2 double precision)
-        RETURNS double precision LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+        RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
             SELECT 2 * '6371008.8'::double precision * asin(least('1'::double precision, sqrt(
                 sin((lat2 - lat1) * (pi() / 180) / 2) * sin((lat2 - lat1) * (pi() / 180) / 2)
                 + cos(lat1 * (pi() / 180)) * cos(lat2 * (pi() / 180))
@@ -81,7 +81,7 @@ enum CrowdSchema {
         """,
         """
         CREATE OR REPLACE FUNCTION @S.crowd_point(lat double precision, lon double precision)
-        RETURNS @G.geography LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+        RETURNS @G.geography LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
             SELECT @G.ST_SetSRID(@G.ST_MakePoint(lon, lat), 4326)::@G.geography
         $$
         """,
@@ -127,35 +127,40 @@ enum CrowdSchema {
         $$
         """,
         // Devices whose last report is strictly older than `expiry` at `now` leave their
-        // locations; emptied locations go with their comments. Locks (exclusively) only when
-        // there is something to do.
+        // locations; emptied locations go with their comments. The oldest report (an index
+        // probe: `now − t > expiry` only grows as t falls) says whether there is anything to do;
+        // only then is the global lock taken (exclusively). The sweep runs as dynamic SQL so it
+        // is planned with the actual times (a generic plan could scan every device).
         """
         CREATE OR REPLACE FUNCTION @S.crowd_expire(p_now double precision, p_expiry double precision)
         RETURNS void LANGUAGE plpgsql AS $$
         DECLARE
+            oldest double precision;
             emptied bigint[];
         BEGIN
-            IF NOT EXISTS (SELECT 1 FROM @S.crowd_devices
-                           WHERE last_report < p_now - p_expiry + 0.001 AND p_now - last_report > p_expiry) THEN
+            SELECT min(d.last_report) INTO oldest FROM @S.crowd_devices d;
+            IF oldest IS NULL OR NOT (p_now - oldest > p_expiry) THEN
                 RETURN;
             END IF;
             PERFORM pg_advisory_xact_lock(@GLOBAL);
-            WITH gone AS (
-                DELETE FROM @S.crowd_devices
-                WHERE last_report < p_now - p_expiry + 0.001 AND p_now - last_report > p_expiry
-                RETURNING location_id, age, sex
-            ), agg AS (
-                SELECT location_id, count(*) AS n, coalesce(sum(age), 0) AS s, count(age) AS c,
-                       count(*) FILTER (WHERE sex = 'm') AS m, count(*) FILTER (WHERE sex = 'f') AS w
-                FROM gone GROUP BY location_id
-            ), upd AS (
-                UPDATE @S.crowd_locations l
-                SET people = l.people - agg.n, age_sum = l.age_sum - agg.s, age_count = l.age_count - agg.c,
-                    men = l.men - agg.m, women = l.women - agg.w
-                FROM agg WHERE l.id = agg.location_id
-                RETURNING l.id, l.people
-            )
-            SELECT array_agg(upd.id) FILTER (WHERE upd.people <= 0) INTO emptied FROM upd;
+            EXECUTE $sweep$
+                WITH gone AS (
+                    DELETE FROM @S.crowd_devices
+                    WHERE last_report < $1 - $2 + 0.001 AND $1 - last_report > $2
+                    RETURNING location_id, age, sex
+                ), agg AS (
+                    SELECT location_id, count(*) AS n, coalesce(sum(age), 0) AS s, count(age) AS c,
+                           count(*) FILTER (WHERE sex = 'm') AS m, count(*) FILTER (WHERE sex = 'f') AS w
+                    FROM gone GROUP BY location_id
+                ), upd AS (
+                    UPDATE @S.crowd_locations l
+                    SET people = l.people - agg.n, age_sum = l.age_sum - agg.s, age_count = l.age_count - agg.c,
+                        men = l.men - agg.m, women = l.women - agg.w
+                    FROM agg WHERE l.id = agg.location_id
+                    RETURNING l.id, l.people
+                )
+                SELECT array_agg(upd.id) FILTER (WHERE upd.people <= 0) FROM upd
+            $sweep$ INTO emptied USING p_now, p_expiry;
             IF emptied IS NOT NULL THEN
                 DELETE FROM @S.crowd_comments WHERE location_id = ANY (emptied);
                 DELETE FROM @S.crowd_locations WHERE id = ANY (emptied);
@@ -197,7 +202,8 @@ enum CrowdSchema {
         RETURNS TABLE(o_id bigint, o_lat double precision, o_lon double precision, o_people bigint,
                       o_age_sum bigint, o_age_count bigint, o_men bigint, o_women bigint,
                       o_distance double precision, o_truncated boolean)
-        LANGUAGE plpgsql AS $$
+        LANGUAGE plpgsql
+        SET jit = off SET max_parallel_workers_per_gather = 0 AS $$
         BEGIN
             PERFORM @S.crowd_expire(p_now, p_expiry);
             RETURN QUERY SELECT * FROM @S.crowd_find(p_lat, p_lon, p_radius, greatest(p_min, p_k), p_max, p_limit);
@@ -212,7 +218,8 @@ enum CrowdSchema {
         RETURNS TABLE(o_id bigint, o_lat double precision, o_lon double precision, o_people bigint,
                       o_age_sum bigint, o_age_count bigint, o_men bigint, o_women bigint,
                       o_text text, o_time double precision)
-        LANGUAGE plpgsql AS $$
+        LANGUAGE plpgsql
+        SET jit = off SET max_parallel_workers_per_gather = 0 AS $$
         BEGIN
             PERFORM @S.crowd_expire(p_now, p_expiry);
             RETURN QUERY
@@ -239,7 +246,8 @@ enum CrowdSchema {
         RETURNS TABLE(o_kind integer, o_id bigint, o_lat double precision, o_lon double precision, o_people bigint,
                       o_age_sum bigint, o_age_count bigint, o_men bigint, o_women bigint,
                       o_distance double precision, o_truncated boolean)
-        LANGUAGE plpgsql AS $$
+        LANGUAGE plpgsql
+        SET jit = off SET max_parallel_workers_per_gather = 0 AS $$
         DECLARE
             d_loc bigint;
             d_age bigint;

@@ -339,83 +339,83 @@ struct PostgresCrowdConnectionTests {
 
     @Test("Close and connect again: state, comments and the id sequence are kept")
     func reconnect() async throws {
-        let schema = TestDatabase.newSchema()
-        let url = TestDatabase.url(schema: schema)
-        let first = try await PostgresCrowd.connect(url: url, settings: CrowdSettings(minGroup: 1), logger: TestDatabase.logger)
-        let a = try await first.report("a", lat, lon, age: 30, comment: "kept")
-        let b = try await first.report("b", lat + 0.005, lon)
-        try await first.report("b", lat + 0.01, lon)  // b's first location is deleted
-        await first.close()
-        let second = try await PostgresCrowd.connect(url: url, settings: CrowdSettings(minGroup: 1), logger: TestDatabase.logger)
-        let detail = try #require(try await second.location(id: a.location.id, now: Geo.start))
-        #expect(detail.location.people == 1 && detail.location.averageAge == 30)
-        #expect(detail.comments.map(\.text) == ["kept"] && detail.comments.first?.time == Geo.start)
-        let c = try await second.report("c", lat + 0.005, lon)
-        #expect(c.location.id > b.location.id + 1)
-        #expect(try await second.all().count == 3)
-        await second.close()
-        try await TestDatabase.drop(schema)
+        try await TestDatabase.withSchema { schema in
+            let url = TestDatabase.url(schema: schema)
+            let first = try await PostgresCrowd.connect(url: url, settings: CrowdSettings(minGroup: 1), logger: TestDatabase.logger)
+            let a = try await first.report("a", lat, lon, age: 30, comment: "kept")
+            let b = try await first.report("b", lat + 0.005, lon)
+            try await first.report("b", lat + 0.01, lon)  // b's first location is deleted
+            await first.close()
+            let second = try await PostgresCrowd.connect(url: url, settings: CrowdSettings(minGroup: 1), logger: TestDatabase.logger)
+            let detail = try #require(try await second.location(id: a.location.id, now: Geo.start))
+            #expect(detail.location.people == 1 && detail.location.averageAge == 30)
+            #expect(detail.comments.map(\.text) == ["kept"] && detail.comments.first?.time == Geo.start)
+            let c = try await second.report("c", lat + 0.005, lon)
+            #expect(c.location.id > b.location.id + 1)
+            #expect(try await second.all().count == 3)
+            await second.close()
+        }
     }
 
     @Test("Two clients on one database, reporting side by side, keep the semantics")
     func twoClients() async throws {
-        let schema = TestDatabase.newSchema()
-        let url = TestDatabase.url(schema: schema, pool: 6)
-        let settings = CrowdSettings(minGroup: 1)
-        async let one = PostgresCrowd.connect(url: url, settings: settings, logger: TestDatabase.logger)
-        async let two = PostgresCrowd.connect(url: url, settings: settings, logger: TestDatabase.logger)
-        let clients = try await [one, two]
-        // 8 spots 3 m apart in a row (so joins compete), 60 devices, 4 rounds of moves.
-        let spots = (0..<8).map { (lat + Geo.degrees(metres: 3 * Double($0)), lon) }
-        let devices = 60
-        for round in 0..<4 {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for device in 0..<devices {
-                    let client = clients[device % 2]
-                    let spot = spots[(device * 7 + round * 3) % spots.count]
-                    group.addTask {
-                        try await client.report("d\(device)", spot.0, spot.1, at: Geo.start + Double(round),
-                                                age: device % 3 == 0 ? nil : 20 + device % 50,
-                                                sex: device % 2 == 0 ? .male : .female)
+        try await TestDatabase.withSchema { schema in
+            let url = TestDatabase.url(schema: schema, pool: 6)
+            let settings = CrowdSettings(minGroup: 1)
+            async let one = PostgresCrowd.connect(url: url, settings: settings, logger: TestDatabase.logger)
+            async let two = PostgresCrowd.connect(url: url, settings: settings, logger: TestDatabase.logger)
+            let clients = try await [one, two]
+            // 8 spots 3 m apart in a row (so joins compete), 60 devices, 4 rounds of moves.
+            let spots = (0..<8).map { (lat + Geo.degrees(metres: 3 * Double($0)), lon) }
+            let devices = 60
+            for round in 0..<4 {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for device in 0..<devices {
+                        let client = clients[device % 2]
+                        let spot = spots[(device * 7 + round * 3) % spots.count]
+                        group.addTask {
+                            try await client.report("d\(device)", spot.0, spot.1, at: Geo.start + Double(round),
+                                                    age: device % 3 == 0 ? nil : 20 + device % 50,
+                                                    sex: device % 2 == 0 ? .male : .female)
+                        }
                     }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
             }
-        }
-        let all = try await clients[0].all(at: Geo.start + 4)
-        #expect(all.reduce(0) { $0 + $1.people } == devices)
-        // No two centres within 10 m of each other… unless the later one was founded while the
-        // earlier was out of reach, which cannot happen here: every centre is one of the spots,
-        // and a spot within 10 m of an existing centre joins it.
-        for (i, p) in all.enumerated() {
-            for q in all[(i + 1)...] {
-                #expect(CrowdRules.distance(lat1: p.lat, lon1: p.lon, lat2: q.lat, lon2: q.lon) > 10 || p.id == q.id)
+            let all = try await clients[0].all(at: Geo.start + 4)
+            #expect(all.reduce(0) { $0 + $1.people } == devices)
+            // No two centres within 10 m of each other… unless the later one was founded while the
+            // earlier was out of reach, which cannot happen here: every centre is one of the spots,
+            // and a spot within 10 m of an existing centre joins it.
+            for (i, p) in all.enumerated() {
+                for q in all[(i + 1)...] {
+                    #expect(CrowdRules.distance(lat1: p.lat, lon1: p.lon, lat2: q.lat, lon2: q.lon) > 10 || p.id == q.id)
+                }
             }
-        }
-        // The statistics agree with the devices' last reports (round 3).
-        var men = 0, women = 0, ages: [Int] = []
-        for device in 0..<devices {
-            if device % 2 == 0 { men += 1 } else { women += 1 }
-            if device % 3 != 0 { ages.append(20 + device % 50) }
-        }
-        #expect(all.reduce(0) { $0 + $1.men } == men && all.reduce(0) { $0 + $1.women } == women)
-        let weighted = all.reduce(0.0) { sum, location in
-            sum + (location.averageAge ?? 0) * Double(location.people)
-        }
-        #expect(weighted > 0)
-        try await TestDatabase.withConnection { connection in
-            let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-                SELECT (SELECT coalesce(sum(age_sum), 0) FROM "\(schema)".crowd_locations)::bigint,
-                       (SELECT coalesce(sum(age_count), 0) FROM "\(schema)".crowd_locations)::bigint,
-                       (SELECT count(*) FROM "\(schema)".crowd_devices d
-                        WHERE NOT EXISTS (SELECT 1 FROM "\(schema)".crowd_locations l WHERE l.id = d.location_id))
-                """), logger: TestDatabase.logger)
-            for try await (sum, count, orphans) in rows.decode((Int, Int, Int).self) {
-                #expect(sum == ages.reduce(0, +) && count == ages.count && orphans == 0)
+            // The statistics agree with the devices' last reports (round 3).
+            var men = 0, women = 0, ages: [Int] = []
+            for device in 0..<devices {
+                if device % 2 == 0 { men += 1 } else { women += 1 }
+                if device % 3 != 0 { ages.append(20 + device % 50) }
             }
+            #expect(all.reduce(0) { $0 + $1.men } == men && all.reduce(0) { $0 + $1.women } == women)
+            let weighted = all.reduce(0.0) { sum, location in
+                sum + (location.averageAge ?? 0) * Double(location.people)
+            }
+            #expect(weighted > 0)
+            try await TestDatabase.withConnection { connection in
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: """
+                    SELECT (SELECT coalesce(sum(age_sum), 0) FROM "\(schema)".crowd_locations)::bigint,
+                           (SELECT coalesce(sum(age_count), 0) FROM "\(schema)".crowd_locations)::bigint,
+                           (SELECT count(*) FROM "\(schema)".crowd_devices d
+                            WHERE NOT EXISTS (SELECT 1 FROM "\(schema)".crowd_locations l WHERE l.id = d.location_id))
+                    """), logger: TestDatabase.logger)
+                for try await (sum, count, orphans) in rows.decode((Int, Int, Int).self) {
+                    #expect(sum == ages.reduce(0, +) && count == ages.count && orphans == 0)
+                }
+            }
+            for client in clients { await client.close() }
         }
-        for client in clients { await client.close() }
-        try await TestDatabase.drop(schema)
     }
 
     @Test("URLs: both schemes, and errors that say what is wrong")
@@ -444,22 +444,142 @@ struct PostgresCrowdConnectionTests {
 
     @Test("Several processes migrating one schema at once end with one schema")
     func concurrentMigration() async throws {
-        let schema = TestDatabase.newSchema()
-        let url = TestDatabase.url(schema: schema, pool: 1)
-        let clients = try await withThrowingTaskGroup(of: PostgresCrowd.self) { group in
-            for _ in 0..<4 {
-                group.addTask { try await PostgresCrowd.connect(url: url, settings: CrowdSettings(minGroup: 1), logger: TestDatabase.logger) }
+        try await TestDatabase.withSchema { schema in
+            let url = TestDatabase.url(schema: schema, pool: 1)
+            let clients = try await withThrowingTaskGroup(of: PostgresCrowd.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { try await PostgresCrowd.connect(url: url, settings: CrowdSettings(minGroup: 1), logger: TestDatabase.logger) }
+                }
+                var all: [PostgresCrowd] = []
+                for try await client in group { all.append(client) }
+                return all
             }
-            var all: [PostgresCrowd] = []
-            for try await client in group { all.append(client) }
-            return all
+            for (index, client) in clients.enumerated() {
+                try await client.report("p\(index)", lat, lon)
+            }
+            #expect(try await clients[0].all().map(\.people) == [4])
+            #expect(try await TestDatabase.count("crowd_schema", schema: schema) == 1)
+            for client in clients { await client.close() }
         }
-        for (index, client) in clients.enumerated() {
-            try await client.report("p\(index)", lat, lon)
+    }
+}
+
+@Suite("PostgresCrowd edges of the map and of the locks")
+struct PostgresCrowdEdgeTests {
+    @Test("Joins across the antimeridian and at the poles")
+    func antimeridianAndPoles() async throws {
+        try await TestDatabase.withCrowd { crowd, _ in
+            // 2e-5° of longitude at the equator ≈ 2.2 m: across ±180 the two are 4.4 m apart.
+            let east = try await crowd.report("east", 0, 179.99998)
+            let west = try await crowd.report("west", 0, -179.99998)
+            #expect(west.location.id == east.location.id && west.location.people == 2)
+            // At the north pole every longitude is the same point.
+            let pole = try await crowd.report("pole-a", 90, 0)
+            let other = try await crowd.report("pole-b", 90, 123.4)
+            #expect(other.location.id == pole.location.id)
+            let near = try await crowd.report("pole-c", 90 - Geo.degrees(metres: 9), -77)
+            #expect(near.location.id == pole.location.id && near.location.people == 3)
+            let south = try await crowd.report("south", -90, 10)
+            #expect(south.location.id != pole.location.id && south.location.people == 1)
+            // A search across the antimeridian finds the location on the other side.
+            let found = try await crowd.search(CrowdSearch(lat: 0, lon: -179.9999, radius: 50), now: Geo.start)
+            #expect(found.locations.map(\.id) == [east.location.id])
         }
-        #expect(try await clients[0].all().map(\.people) == [4])
-        #expect(try await TestDatabase.count("crowd_schema", schema: schema) == 1)
-        for client in clients { await client.close() }
-        try await TestDatabase.drop(schema)
+    }
+
+    @Test("The lock cells of a position cover every centre within 10 m (poles and antimeridian too)")
+    func lockCellsCover() async throws {
+        try await TestDatabase.withCrowd { _, schema in
+            var generator = SystemRandomNumberGenerator()
+            var cases: [(Double, Double, Double, Double)] = []
+            let latitudes: [ClosedRange<Double>] = [-90...(-83.9), -84.1...84.1, 83.9...90, -1...1]
+            for index in 0..<400 {
+                let lat = Double.random(in: latitudes[index % latitudes.count], using: &generator)
+                let lon = index % 5 == 0 ? Double.random(in: 179.9995...180, using: &generator) * (index % 2 == 0 ? 1 : -1)
+                    : Double.random(in: -180...180, using: &generator)
+                // A centre up to 10 m away in a random direction, kept if the haversine agrees.
+                let bearing = Double.random(in: 0..<(2 * .pi), using: &generator)
+                let metres = Double.random(in: 0...10, using: &generator)
+                let dLat = Geo.degrees(metres: metres) * cos(bearing)
+                let cosLat = max(cos(lat * .pi / 180), 1e-9)
+                var cLat = lat + dLat, cLon = lon + Geo.degrees(metres: metres) * sin(bearing) / cosLat
+                cLat = max(-90, min(90, cLat))
+                if cLon > 180 { cLon -= 360 }
+                if cLon < -180 { cLon += 360 }
+                if CrowdRules.distance(lat1: lat, lon1: lon, lat2: cLat, lon2: cLon) <= 10 { cases.append((lat, lon, cLat, cLon)) }
+            }
+            #expect(cases.count > 200)
+            try await TestDatabase.withConnection { connection in
+                for (lat, lon, cLat, cLon) in cases {
+                    let rows = try await connection.query("""
+                        SELECT \(unescaped: "\"\(schema)\"").crowd_cell(\(cLat), \(cLon)) = ANY (\
+                        \(unescaped: "\"\(schema)\"").crowd_area_keys(\(lat), \(lon)))
+                        """, logger: TestDatabase.logger)
+                    for try await covered in rows.decode(Bool.self) {
+                        #expect(covered, "centre \(cLat), \(cLon) not covered from \(lat), \(lon)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("Reports on two clients while devices expire keep counts, statistics and comments consistent")
+    func concurrentExpiry() async throws {
+        try await TestDatabase.withSchema { schema in
+            let url = TestDatabase.url(schema: schema, pool: 4)
+            let settings = CrowdSettings(minGroup: 1, expiry: 2)
+            let clients = [
+                try await PostgresCrowd.connect(url: url, settings: settings, logger: TestDatabase.logger),
+                try await PostgresCrowd.connect(url: url, settings: settings, logger: TestDatabase.logger),
+            ]
+            let lat = Geo.origin.lat, lon = Geo.origin.lon
+            let spots = (0..<6).map { (lat + Geo.degrees(metres: 4 * Double($0)), lon) }
+            // 40 devices; each reports two rounds of every four, so it falls silent for 3 s, longer
+            // than the expiry (2 s; one round = 1 s), and is swept mid-run, then comes back.
+            // Each device has its own clock offset within a round (as several server processes
+            // would), so one call's sweep can expire devices that a concurrent call still counts.
+            var last: [Int: Date] = [:]
+            for round in 0..<8 {
+                let now = Geo.start + Double(round)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for device in 0..<40 where (device + round) % 4 < 2 {
+                        let client = clients[(device + round) % 2]
+                        let spot = spots[(device * 5 + round) % spots.count]
+                        let time = now + Double(device) * 0.02
+                        group.addTask {
+                            try await client.report("e\(device)", spot.0, spot.1, at: time, age: device % 7 == 0 ? nil : 18 + device,
+                                                    comment: device % 4 == 0 ? "r\(round)" : nil)
+                        }
+                        last[device] = time
+                    }
+                    // Searches running alongside (they may sweep too).
+                    group.addTask { _ = try await clients[1].all(at: now + 0.9) }
+                    try await group.waitForAll()
+                }
+            }
+            let now = Geo.start + 7.9
+            let all = try await clients[0].all(at: now)
+            let alive = last.filter { now.timeIntervalSince($0.value) <= 2 }
+            #expect(all.reduce(0) { $0 + $1.people } == alive.count)
+            try await TestDatabase.withConnection { connection in
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: """
+                    SELECT (SELECT count(*) FROM "\(schema)".crowd_devices)::bigint,
+                           (SELECT count(*) FROM "\(schema)".crowd_locations l WHERE l.people <> (
+                                SELECT count(*) FROM "\(schema)".crowd_devices d WHERE d.location_id = l.id)
+                              OR l.age_sum <> (SELECT coalesce(sum(age), 0) FROM "\(schema)".crowd_devices d WHERE d.location_id = l.id)
+                              OR l.age_count <> (SELECT count(age) FROM "\(schema)".crowd_devices d WHERE d.location_id = l.id))::bigint,
+                           (SELECT count(*) FROM "\(schema)".crowd_comments c
+                            WHERE NOT EXISTS (SELECT 1 FROM "\(schema)".crowd_locations l WHERE l.id = c.location_id))::bigint,
+                           (SELECT count(*) FROM "\(schema)".crowd_locations WHERE people <= 0)::bigint
+                    """), logger: TestDatabase.logger)
+                for try await (devices, wrong, orphanComments, empty) in rows.decode((Int, Int, Int, Int).self) {
+                    #expect(devices == alive.count)
+                    #expect(wrong == 0)
+                    #expect(orphanComments == 0)
+                    #expect(empty == 0)
+                }
+            }
+            for client in clients { await client.close() }
+        }
     }
 }

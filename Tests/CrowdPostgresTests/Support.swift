@@ -66,6 +66,19 @@ enum TestDatabase {
         }
     }
 
+    /// Runs `body` with a fresh schema name; the schema is dropped afterwards, also on failure.
+    static func withSchema<T>(_ body: (String) async throws -> T) async throws -> T {
+        let schema = newSchema()
+        do {
+            let result = try await body(schema)
+            try await drop(schema)
+            return result
+        } catch {
+            try? await drop(schema)
+            throw error
+        }
+    }
+
     /// One plain connection to the test database, for checks the service does not offer.
     static func withConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let target = try PostgresCrowdURL(url)
@@ -84,7 +97,7 @@ enum TestDatabase {
     }
 
     static func drop(_ schema: String) async throws {
-        try await withConnection { connection in
+        _ = try await withConnection { connection in
             try await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE"), logger: logger)
         }
     }

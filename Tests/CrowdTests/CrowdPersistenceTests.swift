@@ -37,6 +37,15 @@ struct CrowdPersistenceTests {
         let stats = engine.stats
         #expect(stats == CrowdEngineStats(devices: 6, locations: 2, comments: 11))
         engine.close()
+        // After close the stored rows hold the statistics too, and only the kept comments.
+        let stored = try DatabaseQueue(path: path)
+        let rows = try await stored.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, people, age_sum, age_count, men, women FROM locations ORDER BY id")
+        }
+        #expect(rows.map { [$0[0], $0[1], $0[2], $0[3], $0[4], $0[5]] as [Int] } == [[1, 5, 20 + 21 + 22 + 23 + 24, 5, 3, 2], [4, 1, 0, 0, 0, 0]])
+        let storedComments = try await stored.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM comments") }
+        #expect(storedComments == 11)
+        try stored.close()
 
         engine = try CrowdEngine(databasePath: path, settings: settings)
         defer { engine.close() }

@@ -1,4 +1,5 @@
 import Crowd
+import Foundation
 import Testing
 
 @Suite("Crowd rules: haversine and validation")
@@ -32,6 +33,24 @@ struct CrowdRulesTests {
         try CrowdRules.validate(comment: String(repeating: "a", count: 200))
         for bad in ["", String(repeating: "a", count: 201), "<script>alert(1)</script>", "a > b", "line\nbreak", "nul\u{0}"] {
             #expect(throws: CrowdValidationError.self) { try CrowdRules.validate(comment: bad) }
+        }
+    }
+}
+
+@Suite("Crowd rules: the distance with given cosines")
+struct CrowdDistanceFormsTests {
+    @Test("the cosine-taking form is bit for bit the plain one, everywhere")
+    func sameBits() {
+        var random = SeededRandom(state: 7)
+        for _ in 0..<20_000 {
+            let lat1 = Double.random(in: -90...90, using: &random), lon1 = Double.random(in: -180...180, using: &random)
+            let near = Bool.random(using: &random)
+            let lat2 = near ? max(-90, min(90, lat1 + Double.random(in: -0.02...0.02, using: &random))) : Double.random(in: -90...90, using: &random)
+            let lon2 = near ? lon1 + Double.random(in: -0.02...0.02, using: &random) : Double.random(in: -180...180, using: &random)
+            let plain = CrowdRules.distance(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
+            let cached = CrowdRules.distance(lat1: lat1, lon1: lon1, cosLat1: cos(lat1 * (Double.pi / 180)),
+                                             lat2: lat2, lon2: lon2, cosLat2: cos(lat2 * (Double.pi / 180)))
+            #expect(plain.bitPattern == cached.bitPattern)
         }
     }
 }

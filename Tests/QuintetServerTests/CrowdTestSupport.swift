@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import QuintetServer
 import Testing
@@ -18,19 +19,86 @@ final class CrowdTestClock: @unchecked Sendable {
     func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
 }
 
-/// A router with the Crowd routes over the real embedded store (CrowdEngine over SQLite) in a
-/// fresh data folder.
+/// The two real stores the route tests run on.
+enum CrowdStoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// CrowdEngine over `crowd.sqlite` in a fresh data folder.
+    case sqlite
+    /// PostgresCrowd on a fresh schema of the test PostgreSQL + PostGIS.
+    case postgres
+
+    var description: String { rawValue }
+}
+
+/// The real PostgreSQL + PostGIS of the tests: `QUINTET_TEST_POSTGRES_URL`, or the one
+/// `scripts/postgres-test.sh ensure` installs, starts and prints. Never skipped: without it the
+/// PostGIS cases fail, saying why.
+enum CrowdTestPostgres {
+    static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/postgres-test.sh")
+
+    static let url: Result<String, CrowdBackendError> = {
+        if let url = ProcessInfo.processInfo.environment["QUINTET_TEST_POSTGRES_URL"], !url.isEmpty { return .success(url) }
+        let (status, text) = run("/bin/bash", [script.path, "ensure"])
+        guard status == 0, text.hasPrefix("postgres") else {
+            return .failure(CrowdBackendError(message: "\(script.path) ensure failed (status \(status)): \(text)"))
+        }
+        return .success(text)
+    }()
+
+    static func run(_ executable: String, _ arguments: [String]) -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        do { try process.run() } catch { return (-1, "\(error)") }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Drops a test schema (best effort, through psql).
+    static func drop(schema: String) {
+        guard case .success(let url) = url else { return }
+        _ = run("/usr/bin/env", ["psql", url, "-q", "-c", "DROP SCHEMA IF EXISTS \(schema) CASCADE"])
+    }
+}
+
+/// A router with the Crowd routes over a real store (SQLite through CrowdEngine, or PostGIS
+/// through PostgresCrowd) in a fresh data folder, with a clock the test moves.
 struct CrowdServer: @unchecked Sendable {
     let data: URL
     let backend: CrowdBackend
     let router: Router<BasicRequestContext>
-    let clock = CrowdTestClock()
+    let clock: CrowdTestClock
+    let schema: String?
 
-    init(minGroup: Int = 1, expiry: TimeInterval = 1800, rateLimit: Int = 0) throws {
-        data = FileManager.default.temporaryDirectory.appendingPathComponent("quintet-crowd-\(UUID().uuidString)")
+    static func make(_ kind: CrowdStoreKind = .sqlite, minGroup: Int = 1, expiry: TimeInterval = 1800,
+                     rateLimit: Int = 0) async throws -> CrowdServer {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("quintet-crowd-\(UUID().uuidString)")
+        let settings = CrowdSettings(minGroup: minGroup, expiry: expiry)
+        switch kind {
+        case .sqlite:
+            return try CrowdServer(data: data, backend: CrowdBackend.sqlite(dataDirectory: data, settings: settings),
+                                   rateLimit: rateLimit, schema: nil)
+        case .postgres:
+            let base = try CrowdTestPostgres.url.get()
+            let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            let url = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)&pool=2"
+            let backend = try await CrowdBackend.open(url: url, dataDirectory: data, settings: settings,
+                                                      logger: Logger(label: "crowd-route-tests"))
+            return try CrowdServer(data: data, backend: backend, rateLimit: rateLimit, schema: schema)
+        }
+    }
+
+    private init(data: URL, backend: CrowdBackend, rateLimit: Int, schema: String?) throws {
+        self.data = data
+        self.backend = backend
+        self.schema = schema
+        let clock = CrowdTestClock()
+        self.clock = clock
         let database = try QuintetApplication.openDatabase(in: data)
-        backend = try CrowdBackend.sqlite(dataDirectory: data, settings: CrowdSettings(minGroup: minGroup, expiry: expiry))
-        let clock = self.clock
         let configuration = CrowdRoutes.Configuration(
             backend: backend, keys: try CrowdDeviceKeys(dataDirectory: data),
             limiter: CrowdRateLimiter(limit: rateLimit), clock: { clock.now })
@@ -39,9 +107,12 @@ struct CrowdServer: @unchecked Sendable {
 
     func remove() async {
         await backend.close()
+        if let schema { CrowdTestPostgres.drop(schema: schema) }
         try? FileManager.default.removeItem(at: data)
     }
 
+    /// Devices, locations and comments (SQLite); for PostGIS, which keeps no counts, a
+    /// fingerprint of a wide search stands in.
     func counts() async throws -> CrowdCounts { try #require(try await backend.counts()) }
 }
 

@@ -1,10 +1,13 @@
 import Crowd
+import CrowdPostgres
 import Foundation
 import Logging
 
 extension CrowdBackend {
-    /// The PostGIS backend at `url`.
+    /// The PostGIS backend at `url` (``PostgresCrowd``: the semantics as PL/pgSQL functions
+    /// over geography with a GiST index). It keeps no device/location counts for the gauges.
     static func postgres(url: String, settings: CrowdSettings, logger: Logger) async throws -> CrowdBackend {
-        throw CrowdBackendError(message: "the PostGIS backend is not in this build yet")
+        let postgres = try await PostgresCrowd.connect(url: url, settings: settings, logger: logger)
+        return CrowdBackend(service: postgres, kind: "postgres", counts: { nil }, close: { await postgres.close() })
     }
 }

@@ -89,6 +89,7 @@ public struct CrowdBackend: Sendable {
 /// `--crowd-database` names no backend Quintet has.
 public struct CrowdBackendError: Error, CustomStringConvertible, Sendable {
     public var message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }
 

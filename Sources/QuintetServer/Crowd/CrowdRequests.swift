@@ -4,8 +4,8 @@ import Hummingbird
 
 /// One JSON value of a report body, kept as it came so that each field can be checked on its
 /// own and a wrong one named: `true` is not a number, `200.5` is not an integer, `1e400` is a
-/// number no double holds.
-enum CrowdJSONValue: Decodable, Sendable {
+/// number no double holds. Read by ``CrowdJSONReader``.
+enum CrowdJSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -14,19 +14,6 @@ enum CrowdJSONValue: Decodable, Sendable {
     case string(String)
     /// An array or an object: never a valid field value here.
     case structure
-
-    init(from decoder: any Decoder) throws {
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() { self = .null; return }
-        if let value = try? single.decode(Bool.self) { self = .bool(value); return }
-        if let value = try? single.decode(Double.self) { self = .number(value); return }
-        if let value = try? single.decode(String.self) { self = .string(value); return }
-        if (try? single.decode([String: CrowdJSONValue].self)) != nil || (try? single.decode([CrowdJSONValue].self)) != nil {
-            self = .structure
-            return
-        }
-        self = .hugeNumber
-    }
 }
 
 /// Turns requests into the core's ``CrowdReport`` and ``CrowdSearch``, strictly: every
@@ -74,10 +61,7 @@ enum CrowdRequests {
     /// Parses and checks a report body (JSON object). Throws the 400 of the first bad field, in
     /// the order device, lat, lon, age, sex, comment, radius, min, max, limit.
     static func reportFields(json bytes: some Collection<UInt8>) throws -> ReportFields {
-        let object: [String: CrowdJSONValue]
-        do {
-            object = try JSONDecoder().decode([String: CrowdJSONValue].self, from: Data(bytes))
-        } catch {
+        guard let object = CrowdJSONReader.object(Array(bytes)) else {
             throw invalid("body", "must be a JSON object (the report)")
         }
         guard let deviceValue = present(object["device"]) else { throw invalid("device", "is required (a string of 1 to 64 characters)") }
