@@ -34,5 +34,5 @@ INSERT INTO :schema.crowd_devices (key, location_id, last_report, age, sex)
 SELECT key, location_id, extract(epoch from clock_timestamp()) - 978307200, age, sex FROM bench_devices;
 SELECT setval(:'schema' || '.crowd_location_ids', (SELECT max(id) FROM :schema.crowd_locations));
 COMMIT;
-ANALYZE :schema.crowd_locations;
-ANALYZE :schema.crowd_devices;
+VACUUM ANALYZE :schema.crowd_locations;
+VACUUM ANALYZE :schema.crowd_devices;
