@@ -42,6 +42,19 @@ def read_text(path):
         return None
 
 
+def cpu(d, name, requests):
+    """CPU seconds of the quintet server and of PostgreSQL during a measurement, per request."""
+    text = read_text(os.path.join(d, name + ".cpu"))
+    if not text or not requests:
+        return {}
+    marks = {line.split()[0]: [float(x) for x in line.split()[1:]] for line in text.splitlines()}
+    if "begin" not in marks or "end" not in marks:
+        return {}
+    server = max(0.0, marks["end"][0] - marks["begin"][0])
+    pg = max(0.0, marks["end"][1] - marks["begin"][1])
+    return {"server_cpu_s": server, "pg_cpu_s": pg, "cpu_ms_per_request": (server + pg) * 1000 / requests}
+
+
 def wrk(d, name):
     text = read_text(os.path.join(d, name + ".wrk"))
     if text is None:
@@ -52,7 +65,8 @@ def wrk(d, name):
     b = json.loads(m.group(1))
     conns = re.search(r"(\d+) threads and (\d+) connections", text)
     secs = b["duration_us"] / 1e6
-    return {"rate": b["requests"] / secs if secs else None, "requests": b["requests"],
+    return {**cpu(d, name, b["requests"]),
+            "rate": b["requests"] / secs if secs else None, "requests": b["requests"],
             "p50_ms": b["p50_us"] / 1000, "p90_ms": b["p90_us"] / 1000, "p99_ms": b["p99_us"] / 1000,
             "max_ms": b["max_us"] / 1000, "non200": b["non200"], "socket_errors": b["socket_errors"],
             "mean_locations": b["mean_locations"], "answers_counted": b["answers_counted"],
@@ -82,7 +96,8 @@ def pgbench(d, name):
     tps = re.search(r"^tps = ([0-9.]+)", text, re.M)
     clients = re.search(r"number of clients: (\d+)", text)
     failed = re.search(r"number of failed transactions: (\d+)", text)
-    return {"rate": float(tps.group(1)) if tps else None, "requests": len(lat),
+    return {**cpu(d, name, len(lat)),
+            "rate": float(tps.group(1)) if tps else None, "requests": len(lat),
             "p50_ms": percentile(lat, 50) / 1000 if lat else None,
             "p99_ms": percentile(lat, 99) / 1000 if lat else None,
             "max_ms": lat[-1] / 1000 if lat else None,
@@ -164,10 +179,14 @@ def main():
     rows.append((f"report p99 ms, {n} connections", f"report_c{n}", "p99_ms", "{:.2f}", "latency"))
     rows.append((f"searches/s at 200 m, {n} connections", f"search_200_c{n}", "rate", "{:.0f}", "rate"))
     for r in RADII:
-        rows.append((f"search {r} m p50 ms (2 conn.)", f"search_{r}", "p50_ms", "{:.2f}", "latency"))
-        rows.append((f"search {r} m p99 ms (2 conn.)", f"search_{r}", "p99_ms", "{:.2f}", "latency"))
+        rows.append((f"search {r} m p50 ms (1 conn.)", f"search_{r}", "p50_ms", "{:.2f}", "latency"))
+        rows.append((f"search {r} m p99 ms (1 conn.)", f"search_{r}", "p99_ms", "{:.2f}", "latency"))
     for r in RADII:
         rows.append((f"search {r} m: locations/answer", f"search_{r}", "mean_locations", "{:.0f}", None))
+    rows.append(("CPU ms/report, 1 conn. (server+PG)", "report_c1", "cpu_ms_per_request", "{:.3f}", "latency"))
+    rows.append((f"CPU ms/report, {n} conn. (server+PG)", f"report_c{n}", "cpu_ms_per_request", "{:.3f}", "latency"))
+    for r in RADII:
+        rows.append((f"CPU ms/search {r} m (server+PG)", f"search_{r}", "cpu_ms_per_request", "{:.3f}", "latency"))
 
     head = ("", "quintet SQLite", "quintet PostGIS", "PL/pgSQL pgbench", "SQLite vs PL/pgSQL", "issue's PL/pgSQL run")
     widths = (38, 15, 16, 17, 19, 20)
@@ -196,8 +215,13 @@ def main():
                     fmt(ref, "{:g}"))))
         table.append({"row": label, "key": key, "what": what, "sqlite": a, "postgis": b, "plpgsql": c,
                       "sqlite_vs_plpgsql": x, "issue_reference": ref})
-    print("(SQLite vs PL/pgSQL: how many times more per second, or how many times faster; "
-          "connection counts of each measurement are in the JSON)")
+    print("(SQLite vs PL/pgSQL: how many times more per second, or how many times faster / cheaper; CPU: the "
+          "quintet server's and all PostgreSQL processes' CPU time over the measurement ÷ requests, "
+          "independent of what else the machine runs; connection counts are in the JSON)")
+    c64 = cell("sqlite", f"report_c{n}", "cpu_ms_per_request")
+    if c64:
+        print(f"At its measured CPU cost, quintet on SQLite would take {meta.get('cpus', 2)} idle CPUs to "
+              f"{meta.get('cpus', 2) * 1000 / c64:.0f} reports/s (the wrk client's own CPU not counted).")
     print()
 
     best_reports = max((cell("sqlite", f"report_{k}", "rate") or 0) for k in ("c1", "c8", f"c{n}"))
