@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs beyond the Swift toolchain, and only what is missing:
 #   - ffmpeg, chromium and chromium-driver from Debian (apt-get), when their commands are absent;
+#   - PostgreSQL with PostGIS, installed, set up and started by scripts/postgres-test.sh
+#     (a test cluster on 127.0.0.1:55432; the Crowd tests of both suites use it);
 #   - a Python venv at e2e/.venv with the pinned packages of e2e/requirements.txt, rebuilt
 #     when that file changes (a stamp inside the venv holds the hash it was built from).
 # Safe to run again and again: a second run with nothing missing does nothing.
@@ -42,7 +44,10 @@ if ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then
     apt_install python3-venv
 fi
 
-# 2. The e2e venv, rebuilt from scratch when requirements.txt changed since it was made.
+# 2. PostgreSQL + PostGIS for the Crowd backend's tests (installs, creates and starts once).
+echo "bootstrap: PostgreSQL at $(bash scripts/postgres-test.sh ensure)"
+
+# 3. The e2e venv, rebuilt from scratch when requirements.txt changed since it was made.
 wanted=$(sha256sum "$requirements" | cut -d' ' -f1)
 if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$wanted" ]; then
     echo "bootstrap: $venv is up to date"

@@ -9,6 +9,7 @@ public struct CrowdEngineStats: Sendable, Hashable {
     /// Comments kept (at most 10 per location).
     public var comments: Int
 
+    /// Counters as given.
     public init(devices: Int, locations: Int, comments: Int) {
         self.devices = devices
         self.locations = locations
@@ -23,6 +24,7 @@ public enum CrowdEngineError: Error, Sendable, CustomStringConvertible {
     /// Writing to the database failed; the engine refuses further reports.
     case storage(String)
 
+    /// A sentence for logs and error bodies.
     public var description: String {
         switch self {
         case .closed: "the crowd engine is closed"
@@ -71,8 +73,10 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         state.finishLoading(nextLocationID: next.nextLocationID, nextCommentID: next.nextCommentID)
         self.state = state
         commits = CrowdCommitQueue(store: store)
-        commits.start { [unowned self] in
-            self.lock.withLock { (self.state.takeBatch(), self.state.changeNumber) }
+        // The writer holds the engine weakly: an engine dropped without `close()` ends it.
+        commits.start { [weak self] in
+            guard let self else { return nil }
+            return self.lock.withLock { (self.state.takeBatch(), self.state.changeNumber) }
         }
         // Write back whatever loading corrected (orphans, recomputed statistics).
         commits.request(upTo: 0, force: true)
@@ -85,6 +89,10 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         }
     }
 
+    /// Validates, applies the report under the lock, answers its search from memory, and
+    /// returns once the group commit holding the change is written. Throws
+    /// ``CrowdValidationError`` (nothing changed), ``CrowdEngineError/closed`` or
+    /// ``CrowdEngineError/storage(_:)``.
     public func report(_ report: CrowdReport, now: Date) async throws -> CrowdReportResult {
         try CrowdRules.validate(report)
         guard let id = CrowdDeviceID(report.device) else {
@@ -100,6 +108,7 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         return result
     }
 
+    /// Validates, expires what is due at `now` and answers from memory (never waits for the disk).
     public func search(_ search: CrowdSearch, now: Date) async throws -> CrowdSearchResult {
         try CrowdRules.validate(search)
         let time = now.timeIntervalSinceReferenceDate
@@ -112,6 +121,8 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         return result
     }
 
+    /// Expires what is due at `now` and answers one location with its latest comments (newest
+    /// first); nil when there is none with that id or it is below the minimum group.
     public func location(id: Int64, now: Date) async throws -> CrowdLocationDetail? {
         let time = now.timeIntervalSinceReferenceDate
         let (result, change) = try lock.withLock { () throws -> (CrowdLocationDetail?, UInt64?) in
@@ -121,6 +132,12 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
         }
         if let change { commits.request(upTo: change) }
         return result
+    }
+
+    deinit {
+        // Dropped without `close()`: stop the writer (what was pending may not be written);
+        // the database closes as the store goes.
+        if !isClosed { commits.stop() }
     }
 
     /// Writes what is pending, stops the writer and closes the database. Later calls throw
@@ -153,6 +170,7 @@ final class CrowdCommitQueue: @unchecked Sendable {
     private var failure: CrowdEngineError?
     private var stopping = false
     private var stopped = false
+    private var writer: Thread?
 
     init(store: any CrowdStore) {
         self.store = store
@@ -160,9 +178,12 @@ final class CrowdCommitQueue: @unchecked Sendable {
 
     /// Starts the writer thread; `snapshot` answers (under the engine's lock) the batch of
     /// pending changes and the change number it covers.
-    func start(snapshot: @escaping @Sendable () -> (CrowdChangeBatch, UInt64)) {
+    func start(snapshot: @escaping @Sendable () -> (CrowdChangeBatch, UInt64)?) {
         let thread = Thread { [self] in self.run(snapshot: snapshot) }
         thread.name = "crowd-writer"
+        condition.lock()
+        writer = thread
+        condition.unlock()
         thread.start()
     }
 
@@ -202,11 +223,14 @@ final class CrowdCommitQueue: @unchecked Sendable {
         condition.lock()
         stopping = true
         condition.signal()
-        while !stopped { condition.wait() }
+        // On the writer itself (the engine's last reference went away there): just ask.
+        if Thread.current !== writer {
+            while !stopped { condition.wait() }
+        }
         condition.unlock()
     }
 
-    private func run(snapshot: @Sendable () -> (CrowdChangeBatch, UInt64)) {
+    private func run(snapshot: @Sendable () -> (CrowdChangeBatch, UInt64)?) {
         while true {
             condition.lock()
             while requested <= committed || failure != nil, !forced, !stopping { condition.wait() }
@@ -215,7 +239,17 @@ final class CrowdCommitQueue: @unchecked Sendable {
             let failedBefore = failure != nil
             condition.unlock()
 
-            let (batch, upTo) = snapshot()
+            guard let (batch, upTo) = snapshot() else {
+                // The engine is gone.
+                condition.lock()
+                stopped = true
+                let orphans = waiters.map(\.continuation)
+                waiters.removeAll()
+                condition.broadcast()
+                condition.unlock()
+                for continuation in orphans { continuation.resume(throwing: CrowdEngineError.closed) }
+                return
+            }
             var error: CrowdEngineError?
             if !batch.isEmpty, !failedBefore {
                 do { try store.apply(batch) } catch let e { error = .storage(String(describing: e)) }

@@ -30,8 +30,13 @@ struct CrowdGrid {
         var lon: Double
         /// `cos(lat · π/180)`.
         var cosLat: Double
+        var id: Int64
+        var ageSum: Int64
         var slot: Int32
         var people: Int32
+        var ageCount: Int32
+        var men: Int32
+        var women: Int32
     }
 
     /// Cells per degree (1000: 0.001° cells).
@@ -75,13 +80,14 @@ struct CrowdGrid {
 
     /// Files a location's slot under its cell (tests: the measuring fields are left empty).
     mutating func insert(slot: Int32, row: Int32, column: Int32) {
-        insert(Entry(lat: 0, lon: 0, cosLat: 0, slot: slot, people: 0), row: row, column: column)
+        insert(Entry(lat: 0, lon: 0, cosLat: 0, id: Int64(slot), ageSum: 0, slot: slot, people: 0, ageCount: 0, men: 0, women: 0),
+               row: row, column: column)
     }
 
-    /// Sets the head-count a location's entry carries.
-    mutating func setPeople(_ people: Int, slot: Int32, row: Int32, column: Int32) {
+    /// Edits a location's entry in place (its statistics change with every join and leave).
+    mutating func update(slot: Int32, row: Int32, column: Int32, _ body: (inout Entry) -> Void) {
         guard let index = rows[row]?[column]?.firstIndex(where: { $0.slot == slot }) else { return }
-        rows[row]?[column]?[index].people = Int32(clamping: people)
+        body(&rows[row]![column]![index])
     }
 
     /// Removes a location's slot from its cell (dropping the cell and row once empty).

@@ -82,11 +82,6 @@ final class CrowdSQLiteStore: CrowdStore {
             // A city's devices table is ~60 MB: keep its pages in memory rather than reading
             // them back for every batch.
             try db.execute(sql: "PRAGMA cache_size = -131072")
-            // Small pages: a report rewrites one random leaf of the devices table, and a commit
-            // appends every page it dirtied to the WAL. 1 KB pages write a quarter of what the
-            // default 4 KB do (takes effect when the file is created).
-            try db.execute(sql: "PRAGMA page_size = 1024")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 8192")
         }
         if let path {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()

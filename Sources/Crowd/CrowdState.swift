@@ -231,9 +231,7 @@ struct CrowdState {
         guard lower <= upper else { return CrowdSearchResult(locations: [], truncated: false) }
         struct Hit {
             var distance: Double
-            var id: Int64
-            var people: Int
-            var slot: Int32
+            var entry: CrowdGrid.Entry
         }
         var hits: [Hit] = []
         hits.reserveCapacity(64)
@@ -255,24 +253,26 @@ struct CrowdState {
                 if x2 * (1 - x2 / 3) + cosLat * entry.cosLat * (y2 * (1 - y2 / 3)) > aMax { return }
             }
             let d = CrowdRules.distance(lat1: lat, lon1: lon, cosLat1: cosLat, lat2: entry.lat, lon2: entry.lon, cosLat2: entry.cosLat)
-            if d <= radius { hits.append(Hit(distance: d, id: 0, people: people, slot: entry.slot)) }
-        }
-        // The ids (for ordering ties) from the records, for the hits only.
-        locations.withUnsafeBufferPointer { locations in
-            for i in hits.indices { hits[i].id = locations[Int(hits[i].slot)].id }
+            if d <= radius { hits.append(Hit(distance: d, entry: entry)) }
         }
         var truncated = false
         if hits.count > search.limit {
             truncated = true
             hits.sort { a, b in
-                if a.people != b.people { return a.people > b.people }
+                if a.entry.people != b.entry.people { return a.entry.people > b.entry.people }
                 if a.distance != b.distance { return a.distance < b.distance }
-                return a.id < b.id
+                return a.entry.id < b.entry.id
             }
             hits.removeSubrange(search.limit...)
         }
-        hits.sort { a, b in a.distance != b.distance ? a.distance < b.distance : a.id < b.id }
-        return CrowdSearchResult(locations: hits.map { describe(locations[Int($0.slot)], distance: $0.distance) }, truncated: truncated)
+        hits.sort { a, b in a.distance != b.distance ? a.distance < b.distance : a.entry.id < b.entry.id }
+        let found = hits.map { hit in
+            let e = hit.entry
+            return CrowdLocation(id: e.id, lat: e.lat, lon: e.lon, people: Int(e.people),
+                                 averageAge: e.ageCount > 0 ? Double(e.ageSum) / Double(e.ageCount) : nil,
+                                 men: Int(e.men), women: Int(e.women), distance: hit.distance)
+        }
+        return CrowdSearchResult(locations: found, truncated: truncated)
     }
 
     /// One location with its latest comments, newest first; nil when absent or below the
@@ -351,7 +351,7 @@ struct CrowdState {
         grid.forEachEntry(lat: lat, lon: lon, radius: CrowdRules.joinDistance) { entry in
             let d = CrowdRules.distance(lat1: lat, lon1: lon, cosLat1: cosLat, lat2: entry.lat, lon2: entry.lon, cosLat2: entry.cosLat)
             guard d <= CrowdRules.joinDistance else { return }
-            let id = locations[Int(entry.slot)].id
+            let id = entry.id
             if d < bestDistance || (d == bestDistance && id < bestID) {
                 best = entry.slot
                 bestDistance = d
@@ -381,7 +381,8 @@ struct CrowdState {
             locations.append(location)
         }
         locationIndex[id] = slot
-        grid.insert(CrowdGrid.Entry(lat: lat, lon: lon, cosLat: location.cosLat, slot: slot, people: 0), row: row, column: column)
+        grid.insert(CrowdGrid.Entry(lat: lat, lon: lon, cosLat: location.cosLat, id: id, ageSum: 0, slot: slot, people: 0,
+                                    ageCount: 0, men: 0, women: 0), row: row, column: column)
         return slot
     }
 
@@ -401,13 +402,25 @@ struct CrowdState {
     private mutating func join(_ slot: Int32, age: Int16, sex: CrowdSex?) {
         let i = Int(slot)
         locations[i].people += 1
-        grid.setPeople(locations[i].people, slot: slot, row: locations[i].row, column: locations[i].column)
         if age >= 0 {
             locations[i].ageSum += Int(age)
             locations[i].ageCount += 1
         }
         if sex == .male { locations[i].men += 1 } else if sex == .female { locations[i].women += 1 }
         staleStatistics.insert(locations[i].id)
+        refreshEntry(slot)
+    }
+
+    /// Copies a location's statistics into its grid entry (which searches read).
+    private mutating func refreshEntry(_ slot: Int32) {
+        let l = locations[Int(slot)]
+        grid.update(slot: slot, row: l.row, column: l.column) { entry in
+            entry.people = Int32(clamping: l.people)
+            entry.ageSum = Int64(l.ageSum)
+            entry.ageCount = Int32(clamping: l.ageCount)
+            entry.men = Int32(clamping: l.men)
+            entry.women = Int32(clamping: l.women)
+        }
     }
 
     /// A member stays but its age and sex are replaced.
@@ -424,20 +437,20 @@ struct CrowdState {
         if old.1 == .male { locations[i].men -= 1 } else if old.1 == .female { locations[i].women -= 1 }
         if new.1 == .male { locations[i].men += 1 } else if new.1 == .female { locations[i].women += 1 }
         staleStatistics.insert(locations[i].id)
+        refreshEntry(slot)
     }
 
     /// Takes a member out; the location goes at once (with its comments) when it empties.
     private mutating func leave(_ slot: Int32, age: Int16, sex: CrowdSex?) {
         let i = Int(slot)
         locations[i].people -= 1
-        grid.setPeople(locations[i].people, slot: slot, row: locations[i].row, column: locations[i].column)
         if age >= 0 {
             locations[i].ageSum -= Int(age)
             locations[i].ageCount -= 1
         }
         if sex == .male { locations[i].men -= 1 } else if sex == .female { locations[i].women -= 1 }
         staleStatistics.insert(locations[i].id)
-        if locations[i].people == 0 { deleteLocation(slot) }
+        if locations[i].people == 0 { deleteLocation(slot) } else { refreshEntry(slot) }
     }
 
     private mutating func deleteLocation(_ slot: Int32) {

@@ -39,7 +39,7 @@ struct CrowdPersistenceTests {
         engine.close()
         // After close the stored rows hold the statistics too, and only the kept comments.
         let stored = try DatabaseQueue(path: path)
-        let rows = try await stored.read { db in
+        let rows = try stored.read { db in
             try Row.fetchAll(db, sql: "SELECT id, people, age_sum, age_count, men, women FROM locations ORDER BY id")
         }
         #expect(rows.map { [$0[0], $0[1], $0[2], $0[3], $0[4], $0[5]] as [Int] } == [[1, 5, 20 + 21 + 22 + 23 + 24, 5, 3, 2], [4, 1, 0, 0, 0, 0]])
@@ -80,7 +80,7 @@ struct CrowdPersistenceTests {
                 group.addTask {
                     _ = try await engine.report(CrowdReport(device: deviceKey(n), lat: lat0 + Double(n) * 0.0002, lon: lon0,
                                                             age: n % 90, comment: "hi \(n)"), now: clock.now)
-                    let stored = try await reader.read { db in
+                    let stored = try reader.read { db in
                         try Row.fetchOne(db, sql: """
                             SELECT d.age, l.people, (SELECT count(*) FROM comments c WHERE c.location_id = l.id)
                             FROM devices d JOIN locations l ON l.id = d.location_id WHERE d.key = ?
@@ -140,5 +140,23 @@ struct CrowdPersistenceTests {
         #expect(engine.stats == stats)
         for (s, answer) in zip(searches, answers) { #expect(try await engine.search(s, now: clock.now) == answer) }
         for id in 1...maxID { #expect(try await engine.location(id: id, now: clock.now) == details[Int(id) - 1]) }
+    }
+
+    @Test("an engine dropped without close() stops its writer; what it acknowledged is there on reopen")
+    func droppedWithoutClose() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("crowd.sqlite").path
+        let settings = CrowdSettings(minGroup: 1)
+        do {
+            let engine = try CrowdEngine(databasePath: path, settings: settings)
+            for n in 0..<20 {
+                _ = try await engine.report(CrowdReport(device: deviceKey(n), lat: lat0, lon: lon0, comment: "n\(n)"), now: TestClock().now)
+            }
+        }
+        let engine = try CrowdEngine(databasePath: path, settings: settings)
+        defer { engine.close() }
+        #expect(engine.stats == CrowdEngineStats(devices: 20, locations: 1, comments: 10))
+        #expect(try await engine.location(id: 1, now: TestClock().now)?.comments.first?.text == "n19")
     }
 }

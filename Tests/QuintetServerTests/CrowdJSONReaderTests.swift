@@ -19,6 +19,17 @@ struct CrowdJSONReaderTests {
         #expect(Self.read("{}")?.isEmpty == true)
     }
 
+    @Test("a member named twice is reported (a report with one is refused naming the field)")
+    func duplicates() throws {
+        let read = try #require(CrowdJSONReader.members(Array(#"{"lat": 1, "lon": 2, "lat": 1000}"#.utf8)))
+        #expect(read.duplicate == "lat")
+        #expect(try #require(CrowdJSONReader.members(Array(#"{"lat": 1, "x": {"lat": 2}}"#.utf8))).duplicate == nil)
+        let error = #expect(throws: APIError.self) {
+            try CrowdRequests.reportFields(json: Array(#"{"device": "d", "lat": 1, "lon": 2, "lat": 1000}"#.utf8))
+        }
+        #expect(error?.field == "lat")
+    }
+
     @Test("anything but one JSON object is refused", arguments: [
         "", " ", "[]", "1", "\"x\"", "{", "{\"a\":1", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "{'a':1}",
         "{\"a\":NaN}", "{\"a\":Infinity}", "{\"a\":-Infinity}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":.5}", "{\"a\":1e}",
@@ -69,5 +80,29 @@ struct CrowdJSONReaderTests {
             }
         }
         #expect(agreed > 1000)
+    }
+}
+
+@Suite("Crowd JSON writer")
+struct CrowdJSONWriterTests {
+    @Test("whole numbers are written as Swift prints them, both signs, every length")
+    func integers() {
+        var values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.max - 1, 1_000_000_000_000_000, 9_999_999_999_999_999, 10_000_000_000_000_000]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2000 { values.append(Int64.random(in: .min ... .max, using: &random) >> Int64.random(in: 0...62, using: &random)) }
+        for value in values {
+            var writer = CrowdJSONWriter()
+            writer.int(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+        }
+    }
+
+    @Test("strings escape quotes, backslashes and control characters and keep the rest")
+    func strings() throws {
+        var writer = CrowdJSONWriter()
+        let text = "a\"b\\c\u{1}\n é😀 </script>"
+        writer.string(text)
+        let parsed = try JSONSerialization.jsonObject(with: Data(("[" + String(decoding: writer.bytes, as: UTF8.self) + "]").utf8)) as? [String]
+        #expect(parsed == [text])
     }
 }

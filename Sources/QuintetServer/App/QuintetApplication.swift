@@ -142,10 +142,14 @@ extension QuintetApplication {
         }
     }
 
-    /// Stamps each request with the connection's peer IP (``CrowdPeer/field``, replacing any the
-    /// client sent) for the Crowd's per-address rate limit.
+    /// Stamps each Crowd API request with the connection's peer IP (``CrowdPeer/field``, replacing
+    /// any the client sent) for the Crowd's per-address rate limit; other requests pass unchanged.
     static func withPeerAddress(_ responder: @escaping HTTPChannelHandler.Responder) -> HTTPChannelHandler.Responder {
         { request, writer, channel in
+            guard request.uri.path.hasPrefix("/api/crowd/") else {
+                try await responder(request, writer, channel)
+                return
+            }
             var head = request.head
             head.headerFields[CrowdPeer.field] = channel.remoteAddress?.ipAddress
             try await responder(Request(head: head, body: request.body), writer, channel)

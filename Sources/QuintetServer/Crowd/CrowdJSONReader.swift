@@ -15,10 +15,20 @@ struct CrowdJSONReader {
 
     /// The members of the object in `bytes`, or nil when `bytes` is not one JSON object.
     static func object(_ bytes: [UInt8]) -> [String: CrowdJSONValue]? {
+        members(bytes)?.members
+    }
+
+    /// The members of the object in `bytes` and the first member name that appears more than
+    /// once (RFC 8259 leaves duplicates to the reader; readers differ — first or last wins — so
+    /// a report with one is refused, naming the field), or nil when `bytes` is not one object.
+    static func members(_ bytes: [UInt8]) -> (members: [String: CrowdJSONValue], duplicate: String?)? {
         var reader = CrowdJSONReader(bytes: bytes)
         guard let object = reader.readObject(), reader.atEnd() else { return nil }
-        return object
+        return (object, reader.duplicate)
     }
+
+    /// The first top-level member name seen twice.
+    private var duplicate: String?
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -50,6 +60,7 @@ struct CrowdJSONReader {
         repeat {
             skipSpace()
             guard let key = readString(), consume(UInt8(ascii: ":")), let value = readValue(depth: 1) else { return nil }
+            if duplicate == nil, members[key] != nil { duplicate = key }
             members[key] = value
         } while consume(UInt8(ascii: ","))
         guard consume(UInt8(ascii: "}")) else { return nil }

@@ -61,9 +61,10 @@ enum CrowdRequests {
     /// Parses and checks a report body (JSON object). Throws the 400 of the first bad field, in
     /// the order device, lat, lon, age, sex, comment, radius, min, max, limit.
     static func reportFields(json bytes: some Collection<UInt8>) throws -> ReportFields {
-        guard let object = CrowdJSONReader.object(Array(bytes)) else {
+        guard let (object, duplicate) = CrowdJSONReader.members(Array(bytes)) else {
             throw invalid("body", "must be a JSON object (the report)")
         }
+        if let duplicate { throw invalid(duplicate, "appears more than once in the report") }
         guard let deviceValue = present(object["device"]) else { throw invalid("device", "is required (a string of 1 to 64 characters)") }
         guard case .string(let device) = deviceValue else { throw invalid("device", "must be a string of 1 to 64 characters") }
         do { try CrowdRules.validate(deviceToken: device) } catch let error as CrowdValidationError { throw invalid(error) }
