@@ -93,7 +93,7 @@ public struct PostgresCrowdURL: Sendable, Hashable {
 /// `geography(Point, 4326)` with a GiST index (pre-selection with `ST_DWithin`, decision with the
 /// same haversine as ``CrowdRules/distance(lat1:lon1:lat2:lon2:)``). Several server processes
 /// may share one database: reports that could meet are serialized with advisory locks
-/// (docs/crowd-postgres.md). Devices are stored by their ``DeviceKey`` only, with no position.
+/// (docs/crowd.md, "PostgreSQL + PostGIS backend"). Devices are stored by their ``DeviceKey`` only, with no position.
 public final class PostgresCrowd: CrowdService {
     /// The settings answers depend on (minimum group, expiry).
     public let settings: CrowdSettings

@@ -1,4 +1,4 @@
-// The Crowd's tables and PL/pgSQL functions over PostGIS (docs/crowd-postgres.md).
+// The Crowd's tables and PL/pgSQL functions over PostGIS (docs/crowd.md, "PostgreSQL + PostGIS backend").
 //
 // The statements are templates: `@S` is the (quoted) schema of the Crowd's objects, `@G` the
 // schema PostGIS lives in, `@GLOBAL` the key of the schema's global advisory lock. Every name
