@@ -541,12 +541,10 @@ public struct RadioStore: Sendable {
         return String(decoding: json, as: UTF8.self)
     }
 
+    /// `2026-11-25 19:30 UTC` (no DateFormatter: see ``UTCDate``).
     private static func stamp(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: date)
+        let c = UTCDate(date)
+        return "\(c.year)-\(c.pad(c.month))-\(c.pad(c.day)) \(c.pad(c.hour)):\(c.pad(c.minute)) UTC"
     }
 }
 

@@ -39,8 +39,8 @@ struct CrowdCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -144,7 +144,7 @@ struct CrowdServeTests {
     static func start(_ arguments: [String], data: URL) async throws -> (Process, String) {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let log = data.appendingPathComponent("serve.out")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = CrowdCommandTests.binary
         process.arguments = ["serve", "--port", "0", "--data", data.path] + arguments

@@ -52,9 +52,9 @@ public struct CrowdBackend: Sendable {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let engine = try CrowdEngine(databasePath: dataDirectory.appendingPathComponent(sqliteFileName).path, settings: settings)
         return CrowdBackend(service: engine, kind: "sqlite", counts: {
-            let stats = await engine.stats
+            let stats = engine.stats
             return CrowdCounts(devices: stats.devices, locations: stats.locations, comments: stats.comments)
-        }, close: { await engine.close() })
+        }, close: { engine.close() })
     }
 
     /// Whether `url` names a PostgreSQL database (`postgres://` or `postgresql://`).

@@ -1,6 +1,7 @@
 import AudioCore
 import Crypto
 import Foundation
+import Radio
 import HTTPTypes
 import Hummingbird
 import LibraryCore
@@ -109,12 +110,11 @@ public struct MediaResponder: Sendable {
         return .range(start...min(end, size - 1))
     }
 
+    /// `Sun, 22 Nov 2026 03:18:15 GMT` (RFC 9110 IMF-fixdate), by arithmetic: the CF-backed
+    /// DateFormatter of Linux Foundation is not safe on many threads at once (see `UTCDate`).
     static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
+        let c = UTCDate(date)
+        return "\(c.weekdayName), \(c.pad(c.day)) \(c.monthName) \(c.year) \(c.pad(c.hour)):\(c.pad(c.minute)):\(c.pad(c.second)) GMT"
     }
 
     // MARK: transcoding

@@ -1,0 +1,31 @@
+import Foundation
+@testable import Radio
+import Testing
+
+@Suite("UTCDate: calendar fields by arithmetic")
+struct UTCDateTests {
+    @Test("agrees with Foundation's Gregorian calendar in UTC on fixed and random instants")
+    func agreesWithCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var generator = SystemRandomNumberGenerator()
+        var instants: [Double] = [0, -1, 86_399, 86_400, 951_782_400, 951_868_799, 4_107_542_400, -2_208_988_800,
+                                  1_764_098_415.75, -62_135_596_800]
+        for _ in 0..<5000 { instants.append(Double.random(in: -6e10...6e10, using: &generator).rounded(.down)) }
+        for t in instants {
+            let date = Date(timeIntervalSince1970: t)
+            let mine = UTCDate(date)
+            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
+            let expected: [Int] = [c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!, c.weekday!]
+            let got: [Int] = [mine.year, mine.month, mine.day, mine.hour, mine.minute, mine.second, mine.weekday]
+            #expect(got == expected, "t = \(t)")
+        }
+    }
+
+    @Test("RFC 822 and ISO 8601 texts of known instants")
+    func knownTexts() {
+        #expect(IcecastStatus.rfc822(Date(timeIntervalSince1970: 0)) == "Thu, 01 Jan 1970 00:00:00 +0000")
+        #expect(IcecastStatus.rfc822(Date(timeIntervalSince1970: 951_782_400)) == "Tue, 29 Feb 2000 00:00:00 +0000")
+        #expect(IcecastStatus.iso8601(Date(timeIntervalSince1970: 1_764_098_415)) == "2025-11-25T19:20:15+0000")
+    }
+}
