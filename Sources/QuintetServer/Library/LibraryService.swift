@@ -54,12 +54,13 @@ public final class LibraryService: Sendable {
         thread.start()
     }
 
-    /// Stops the background work (at shutdown) and waits (up to 30 s) for the BPM worker to
-    /// leave the database, so the database can close under nobody; a scan in progress finishes
-    /// its batch.
+    /// Stops the background work (at shutdown) and waits for the BPM worker and a scan in
+    /// progress to leave the database (up to 60 s), so the database closes under nobody: a
+    /// scan's prepared statements used after the close corrupted the heap (seen in a test that
+    /// asks for a rescan just before the server stops).
     public func stop() {
         state.stopped = true
-        state.waitForWorker(timeout: 30)
+        state.waitUntilIdle(timeout: 60)
     }
 
     /// Starts a rescan on its own thread; throws `CatalogError.scanInProgress` if one runs.
@@ -154,24 +155,24 @@ private final class ScanState: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Waits until the BPM worker has returned (or `timeout` seconds).
-    func waitForWorker(timeout: Double) {
+    /// Waits until the BPM worker has returned and no scan runs (or `timeout` seconds).
+    func waitUntilIdle(timeout: Double) {
         let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock()
-        while workerRunning, lock.wait(until: deadline) {}
+        while workerRunning || value.scanning, lock.wait(until: deadline) {}
         lock.unlock()
     }
 
     func begin() -> Bool {
         lock.lock(); defer { lock.unlock() }
-        guard !value.scanning else { return false }
+        guard !value.scanning, !stoppedFlag else { return false }   // no new scan once stopping
         value.scanning = true
         value.phase = "starting"
         value.progress = nil
         return true
     }
 
-    func end() { lock.lock(); value.scanning = false; value.phase = "idle"; lock.unlock() }
+    func end() { lock.lock(); value.scanning = false; value.phase = "idle"; lock.broadcast(); lock.unlock() }
     func update(_ change: (inout Snapshot) -> Void) { lock.lock(); change(&value); lock.unlock() }
     func snapshot() -> Snapshot { lock.lock(); defer { lock.unlock() }; return value }
 }
