@@ -65,12 +65,7 @@ struct Serve: AsyncParsableCommand {
             help: ArgumentHelp("Crowd: a postgres:// URL for the PostGIS backend (default: crowd.sqlite in the data folder; env QUINTET_CROWD_DATABASE).", valueName: "url"))
     var crowdDatabase: String?
 
-    func resolvedCrowdMinGroup() throws -> Int {
-        if let crowdMinGroup { return crowdMinGroup }
-        guard let text = Environment.value("QUINTET_CROWD_MIN_GROUP") else { return 3 }
-        guard let value = Int(text) else { throw ValidationError("QUINTET_CROWD_MIN_GROUP must be a number, not '\(text)'") }
-        return value
-    }
+    func resolvedCrowdMinGroup() throws -> Int { try Self.integer(crowdMinGroup, env: "QUINTET_CROWD_MIN_GROUP", default: 3) }
 
     func resolvedCrowdExpiry() throws -> TimeInterval {
         let text = crowdExpiry ?? Environment.value("QUINTET_CROWD_EXPIRY") ?? "30m"
@@ -80,35 +75,24 @@ struct Serve: AsyncParsableCommand {
         return seconds
     }
 
-    func resolvedCrowdRateLimit() throws -> Int {
-        if let crowdRateLimit { return crowdRateLimit }
-        guard let text = Environment.value("QUINTET_CROWD_RATE_LIMIT") else { return 60 }
-        guard let value = Int(text) else { throw ValidationError("QUINTET_CROWD_RATE_LIMIT must be a number, not '\(text)'") }
-        return value
-    }
+    func resolvedCrowdRateLimit() throws -> Int { try Self.integer(crowdRateLimit, env: "QUINTET_CROWD_RATE_LIMIT", default: 60) }
 
     var resolvedCrowdDatabase: String? { crowdDatabase ?? Environment.value("QUINTET_CROWD_DATABASE") }
 
-    func resolvedRadioBatch() throws -> Int {
-        if let radioBatchMS { return radioBatchMS }
-        guard let text = Environment.value("QUINTET_RADIO_BATCH_MS") else { return 500 }
-        guard let value = Int(text) else { throw ValidationError("QUINTET_RADIO_BATCH_MS must be a number, not '\(text)'") }
+    func resolvedRadioBatch() throws -> Int { try Self.integer(radioBatchMS, env: "QUINTET_RADIO_BATCH_MS", default: 500) }
+
+    func resolvedMaxUpload() throws -> Int { try Self.integer(maxUploadMB, env: "QUINTET_MAX_UPLOAD_MB", default: TempoRoutes.maxUploadBytes / 1_048_576) }
+
+    /// The flag's value, else the environment variable's (which must be a whole number), else
+    /// `fallback`: the order every numeric option of `serve` follows.
+    static func integer(_ flag: Int?, env: String, default fallback: Int) throws -> Int {
+        if let flag { return flag }
+        guard let text = Environment.value(env) else { return fallback }
+        guard let value = Int(text) else { throw ValidationError("\(env) must be a number, not '\(text)'") }
         return value
     }
 
-    func resolvedMaxUpload() throws -> Int {
-        if let maxUploadMB { return maxUploadMB }
-        guard let text = Environment.value("QUINTET_MAX_UPLOAD_MB") else { return TempoRoutes.maxUploadBytes / 1_048_576 }
-        guard let value = Int(text) else { throw ValidationError("QUINTET_MAX_UPLOAD_MB must be a number, not '\(text)'") }
-        return value
-    }
-
-    func resolvedPort() throws -> Int {
-        if let port { return port }
-        guard let text = Environment.value("QUINTET_PORT") else { return 8080 }
-        guard let value = Int(text) else { throw ValidationError("QUINTET_PORT must be a number, not '\(text)'") }
-        return value
-    }
+    func resolvedPort() throws -> Int { try Self.integer(port, env: "QUINTET_PORT", default: 8080) }
 
     func validate() throws {
         let port = try resolvedPort()
