@@ -265,9 +265,16 @@ struct CrowdState {
             }
             hits.removeSubrange(search.limit...)
         }
-        hits.sort { a, b in a.distance != b.distance ? a.distance < b.distance : a.entry.id < b.entry.id }
-        let found = hits.map { hit in
-            let e = hit.entry
+        // Ordered by distance, then id: sorted as small keys (the bits of a non-negative double
+        // order as the double does; ids are unique, so no stability is needed), not as hits.
+        var order = [(distance: UInt64, id: Int64, hit: Int32)]()
+        order.reserveCapacity(hits.count)
+        for (index, hit) in hits.enumerated() {
+            order.append((hit.distance.bitPattern, hit.entry.id, Int32(truncatingIfNeeded: index)))
+        }
+        order.sort { a, b in a.distance != b.distance ? a.distance < b.distance : a.id < b.id }
+        let found = order.map { key in
+            let hit = hits[Int(key.hit)], e = hit.entry
             return CrowdLocation(id: e.id, lat: e.lat, lon: e.lon, people: Int(e.people),
                                  averageAge: e.ageCount > 0 ? Double(e.ageSum) / Double(e.ageCount) : nil,
                                  men: Int(e.men), women: Int(e.women), distance: hit.distance)

@@ -14,21 +14,22 @@ enum TestDatabase {
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/postgres-test.sh")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path, "ensure"]
-        let out = Pipe()
-        process.standardOutput = out
-        do {
-            try process.run()
-        } catch {
-            fatalError("cannot run \(script.path): \(error)")
+        // popen, not Foundation's Process: its waitUntilExit was seen to hang here for good when
+        // the script had just started the server (the exit went unnoticed).
+        guard let pipe = popen("/bin/bash '\(script.path)' ensure", "r") else {
+            fatalError("cannot run \(script.path): \(String(cString: strerror(errno)))")
         }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        var data = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, pipe)
+            if n <= 0 { break }
+            data += chunk[0..<n]
+        }
+        let status = pclose(pipe)
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, text.hasPrefix("postgres") else {
-            fatalError("\(script.path) ensure failed (status \(process.terminationStatus)): \(text)")
+        guard status == 0, text.hasPrefix("postgres") else {
+            fatalError("\(script.path) ensure failed (status \(status)): \(text)")
         }
         return text
     }()

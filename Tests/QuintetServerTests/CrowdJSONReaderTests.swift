@@ -1,4 +1,5 @@
 import Foundation
+import Crowd
 @testable import QuintetServer
 import Testing
 
@@ -95,6 +96,69 @@ struct CrowdJSONWriterTests {
             writer.int(value)
             #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
         }
+    }
+
+    /// What the writer wrote for one double.
+    static func written(_ value: Double) -> String {
+        var writer = CrowdJSONWriter()
+        writer.double(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    @Test("every double parses back to itself, in the shortest form (as many digits as Swift prints)")
+    func doubles() throws {
+        var random = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 1, -1, 0.5, 10, 45.4642, -122.4194, 180, -180, 90, 1e-7, 0.1 + 0.2,
+                                34.333333333333336, 9.999999999999998, 99.99999999999999, 999.9999999999999,
+                                0.0039, 0x1p-8, 0x1p-8.nextDown, 99_999_999.999_999_9, 1e8, 410_012_731.505496, 1e15.nextDown, 1e15, 1e300,
+                                5e-324, Double.greatestFiniteMagnitude, 2000, 1999.9999999999998, 0.00390625]
+        for _ in 0..<20_000 {
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: values.append(Double.random(in: -180...180, using: &random)) // a coordinate
+            case 1: values.append((Double.random(in: -180...180, using: &random) * 1e7).rounded() / 1e7) // as a phone sends it
+            case 2: values.append(Double.random(in: 0...2000, using: &random)) // a distance
+            case 3: values.append(Double(Int.random(in: 0...150_000, using: &random)) / Double(Int.random(in: 1...1000, using: &random))) // an average age
+            case 4: values.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &random))) // any bits
+            default: values.append(Double.random(in: 0...1, using: &random) * pow(10, Double(Int.random(in: -10...16, using: &random))))
+            }
+        }
+        for value in values where value.isFinite {
+            let text = Self.written(value)
+            let parsed = try #require(Double(text), "\(text) for \(value)")
+            #expect(parsed == value && parsed.sign == value.sign, "\(text) parsed as \(parsed), not \(value)")
+            #expect(text.utf8.allSatisfy { "0123456789.-eE+".utf8.contains($0) }, "\(text)")
+            // Swift prints the shortest round trip: as many significant digits (where it has no
+            // exponent; with two shortest candidates the last digit may differ).
+            let swift = value.description
+            if !swift.contains("e") {
+                let digits = { (t: String) in t.drop { $0 == "-" || $0 == "0" || $0 == "." }.filter(\.isNumber).reversed().drop { $0 == "0" }.count }
+                #expect(digits(text) <= digits(swift), "\(value): \(text), Swift \(swift)")
+                if value.magnitude < 1e8, let point = swift.firstIndex(of: "."), swift[swift.index(after: point)...].count <= 7 {
+                    #expect(text == swift, "\(value): \(text), Swift \(swift)")
+                }
+            }
+        }
+        #expect(Self.written(.nan) == "null" && Self.written(.infinity) == "null")
+    }
+
+    @Test("a listed location is written as the JSON the API documents, every field parsed back exactly")
+    func location() throws {
+        let location = CrowdLocation(id: 123_456_789, lat: 45.4642123, lon: -9.19, people: 7, averageAge: 100.0 / 3,
+                                     men: 3, women: 2, distance: 1234.5678901234567)
+        var writer = CrowdJSONWriter()
+        writer.location(location)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String: Any])
+        #expect(object["id"] as? Int == 123_456_789)
+        #expect(object["lat"] as? Double == 45.4642123 && object["lon"] as? Double == -9.19)
+        #expect(object["people"] as? Int == 7 && object["men"] as? Int == 3 && object["women"] as? Int == 2)
+        // The doubles by their text (JSONSerialization on Linux may miss the last bit).
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.contains(#""avg_age":\#(Self.written(100.0 / 3)),"#) && Double(Self.written(100.0 / 3)) == 100.0 / 3)
+        #expect(text.hasSuffix(#""distance_m":\#(Self.written(1234.5678901234567))}"#) && Double(Self.written(1234.5678901234567)) == 1234.5678901234567)
+        var none = CrowdJSONWriter()
+        none.location(CrowdLocation(id: 1, lat: 0, lon: 0, people: 1, averageAge: nil, men: 0, women: 0, distance: 0))
+        #expect(String(decoding: none.bytes, as: UTF8.self)
+            == #"{"id":1,"lat":0.0,"lon":0.0,"people":1,"avg_age":null,"men":0,"women":0,"distance_m":0.0}"#)
     }
 
     @Test("strings escape quotes, backslashes and control characters and keep the rest")

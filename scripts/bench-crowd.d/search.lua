@@ -1,7 +1,7 @@
 -- wrk script of scripts/bench-crowd: GET /api/crowd/locations at CROWD_RADIUS metres from
 -- random points well inside the city, min 1, max 100, limit 20000 (so, with the server's
 -- --crowd-min-group 1, every location in range is returned). Every answer must be 200; the
--- locations of each answer are counted and their mean printed.
+-- locations of each answer are counted and their mean printed (CROWD_COUNT, common.lua).
 package.path = os.getenv("CROWD_LUA_DIR") .. "/?.lua;" .. package.path
 local c = require("common")
 
@@ -20,13 +20,4 @@ function request()
     return wrk.format("GET", path)
 end
 
-function response(status, headers, body)
-    if status ~= 200 then
-        non200 = non200 + 1
-        if sample == "" then sample = status .. " " .. string.gsub(string.sub(body or "", 1, 200), "%%s+", " ") end
-        return
-    end
-    answers = answers + 1
-    local _, n = string.gsub(body, '"distance_m"', "")
-    locations = locations + n
-end
+if c.counting then response = c.response end

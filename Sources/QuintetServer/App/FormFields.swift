@@ -32,8 +32,42 @@ public struct FormFields: Sendable {
         pairs.filter { $0.name == name }.map(\.value)
     }
 
+    /// `+` as a space and `%XX` as a byte; a malformed escape, or escaped bytes that are not
+    /// UTF-8, leave the text as it came (with `+` as spaces). Byte by byte: Foundation's
+    /// `replacingOccurrences` and `removingPercentEncoding` were a sixth of a small request's CPU.
     static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        let plus = UInt8(ascii: "+"), percent = UInt8(ascii: "%")
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == plus || $0 == percent }) else { return String(text) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var malformed = false
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            utf8.formIndex(after: &index)
+            if byte == plus {
+                bytes.append(UInt8(ascii: " "))
+            } else if byte == percent {
+                guard index != utf8.endIndex, let high = hexValue(utf8[index]) else { malformed = true; break }
+                utf8.formIndex(after: &index)
+                guard index != utf8.endIndex, let low = hexValue(utf8[index]) else { malformed = true; break }
+                utf8.formIndex(after: &index)
+                bytes.append(high << 4 | low)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        if !malformed, let decoded = String(validating: bytes, as: UTF8.self) { return decoded }
+        return String(decoding: utf8.map { $0 == plus ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
