@@ -49,9 +49,9 @@ public struct FormFields: Sendable {
             if byte == plus {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == percent {
-                guard index != utf8.endIndex, let high = hexValue(utf8[index]) else { malformed = true; break }
+                guard index != utf8.endIndex, let high = utf8[index].hexDigitValue else { malformed = true; break }
                 utf8.formIndex(after: &index)
-                guard index != utf8.endIndex, let low = hexValue(utf8[index]) else { malformed = true; break }
+                guard index != utf8.endIndex, let low = utf8[index].hexDigitValue else { malformed = true; break }
                 utf8.formIndex(after: &index)
                 bytes.append(high << 4 | low)
             } else {
@@ -61,12 +61,15 @@ public struct FormFields: Sendable {
         if !malformed, let decoded = String(validating: bytes, as: UTF8.self) { return decoded }
         return String(decoding: utf8.map { $0 == plus ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
+}
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+extension UInt8 {
+    /// The value of an ASCII hex digit (`0-9`, `a-f`, `A-F`), nil for anything else.
+    var hexDigitValue: UInt8? {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self - UInt8(ascii: "A") + 10
         default: nil
         }
     }

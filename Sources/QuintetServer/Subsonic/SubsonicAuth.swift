@@ -41,20 +41,11 @@ struct SubsonicAuth: Sendable {
         bytes.reserveCapacity(hex.count / 2)
         var index = 0
         while index < hex.count {
-            guard let high = hexDigit(hex[index]), let low = hexDigit(hex[index + 1]) else { return nil }
+            guard let high = hex[index].hexDigitValue, let low = hex[index + 1].hexDigitValue else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
         return String(bytes: bytes, encoding: .utf8)
-    }
-
-    private static func hexDigit(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Checks `t == md5(password + s)` against the sealed password; compares in constant time.
