@@ -51,10 +51,6 @@ struct CrowdJSONWriter {
         write(room: CrowdJSONOut.maxDouble) { $0.double(value) }
     }
 
-    mutating func optionalDouble(_ value: Double?) {
-        if let value { double(value) } else { raw("null") }
-    }
-
     mutating func optionalInt(_ value: Int?) {
         if let value { int(value) } else { raw("null") }
     }
