@@ -4,6 +4,7 @@ The server runs the binary named by QUINTET_BIN (default .build/debug/quintet) o
 loopback port with a fresh data folder; its output goes to e2e/artifacts/server.log.
 The browser is Debian's chromium driven by Debian's chromedriver through Selenium; the
 driver path is given explicitly, so Selenium Manager never tries to download anything.
+Every test waits through `wait()` below: for a condition, with a deadline, never a fixed sleep.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from pathlib import Path
 import pytest
 import requests
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.support.ui import WebDriverWait
 
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = REPO / "e2e" / "artifacts"
@@ -29,6 +30,33 @@ CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 START_TIMEOUT = 30  # seconds until /healthz must answer 200
 ADMIN_PASSWORD = os.environ.get("QUINTET_ADMIN_PASSWORD", "e2e-admin-password")  # the first start creates `admin`
 STOP_TIMEOUT = 15  # seconds between SIGTERM and exit
+WAIT = 30  # seconds: wait()'s default deadline (only a failing test ever waits that long)
+
+
+def wait(subject, condition, message, timeout: float = WAIT, interval: float = 0.05):
+    """Waits until `condition(subject)` gives something truthy and returns it: the one way the
+    suite waits for a page, a server or a process to reach a state (never a fixed sleep).
+
+    `subject` is what the condition looks at (a WebDriver, a Server, anything; the signature of
+    Selenium's waits). An element that is not there yet or was replaced meanwhile (a view
+    re-rendered) counts as "not yet". After `timeout` seconds the test fails with `message`, a
+    string or a function giving one (called then, so it can show the state at the deadline):
+
+        wait(browser, lambda d: d.find_element(By.ID, "result").is_displayed(), "no result")
+        status = wait(server, lambda s: scan_done(s), lambda: f"no scan: {scan_status(server)}")
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = condition(subject)
+            if value:
+                return value
+        except (NoSuchElementException, StaleElementReferenceException):
+            pass
+        if time.monotonic() >= deadline:
+            text = message() if callable(message) else message
+            pytest.fail(f"{text} (waited {timeout:g} s)")
+        time.sleep(interval)
 
 
 def pytest_configure(config):
@@ -59,16 +87,16 @@ class Server:
     def wait_for_library(self, timeout: float = 180) -> dict:
         """Waits until the library's first scan has finished (the demo library is written by
         ffmpeg first); returns GET /api/library/scan."""
-        deadline = time.monotonic() + timeout
-        while True:
-            status = requests.get(self.url("/api/library/scan"), auth=self.admin, timeout=5).json()
-            if status.get("state") == "idle" and status.get("last_scan"):
-                return status
-            if status.get("failure"):
-                pytest.fail(f"the library scan failed: {status['failure']}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"the library was not scanned within {timeout} s: {status}")
-            time.sleep(0.25)
+        last = {}
+
+        def scanned(server):
+            nonlocal last
+            last = requests.get(server.url("/api/library/scan"), auth=server.admin, timeout=5).json()
+            if last.get("failure"):
+                pytest.fail(f"the library scan failed: {last['failure']}")
+            return last if last.get("state") == "idle" and last.get("last_scan") else None
+
+        return wait(self, scanned, lambda: f"the library was not scanned: {last}", timeout=timeout, interval=0.25)
 
 
 def free_port() -> int:
@@ -113,20 +141,21 @@ def start_server(data_dir: Path, log_path: Path, extra_args: tuple[str, ...] = (
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
     running = Server(f"http://127.0.0.1:{port}", data_dir, log_path, process)
 
-    deadline = time.monotonic() + START_TIMEOUT
-    while True:
+    def healthy(server):
         if process.poll() is not None:
-            pytest.fail(f"quintet serve exited with {process.returncode} before answering:\n{tail(running.log())}")
+            pytest.fail(f"quintet serve exited with {process.returncode} before answering:\n{tail(server.log())}")
         try:
-            if requests.get(running.url("/healthz"), timeout=1).status_code == 200:
-                break
+            return requests.get(server.url("/healthz"), timeout=1).status_code == 200
         except requests.RequestException:
-            pass
-        if time.monotonic() > deadline:
+            return False
+
+    try:
+        wait(running, healthy, lambda: f"/healthz did not answer 200:\n{tail(running.log())}", timeout=START_TIMEOUT)
+    except pytest.fail.Exception:
+        if process.poll() is None:
             process.kill()
             process.wait()
-            pytest.fail(f"/healthz did not answer 200 within {START_TIMEOUT} s:\n{tail(running.log())}")
-        time.sleep(0.1)
+        raise
     return running
 
 
@@ -190,10 +219,18 @@ def open_page(driver, url: str) -> None:
 
 def wait_until_ready(driver, timeout: float = 10) -> None:
     """Waits for the document to load and for page.js to fill in the server status."""
-    WebDriverWait(driver, timeout).until(
-        lambda d: d.execute_script(
-            "return document.readyState === 'complete'"
-            " && document.querySelector('#server-status[data-state]') !== null"
-        ),
-        message="the page did not finish loading (no #server-status[data-state])",
-    )
+    wait(driver, lambda d: d.execute_script(
+        "return document.readyState === 'complete'"
+        " && document.querySelector('#server-status[data-state]') !== null"),
+        "the page did not finish loading (no #server-status[data-state])", timeout=timeout)
+
+
+def scroll_to(driver, top_expression: str) -> None:
+    """Scrolls the window instantly to the JavaScript expression `top_expression` (clamped as the
+    browser clamps it) and waits until the window is there, e.g. before a screenshot."""
+    target = driver.execute_script(
+        f"const top = Math.max(0, Math.min({top_expression},"
+        " document.documentElement.scrollHeight - innerHeight));"
+        " scrollTo({top, behavior: 'instant'}); return top")
+    wait(driver, lambda d: abs(d.execute_script("return scrollY") - target) < 1,
+         lambda: f"the window did not scroll to {target} (at {driver.execute_script('return scrollY')})")

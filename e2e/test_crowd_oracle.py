@@ -556,6 +556,7 @@ def test_expiry(crowd, backend):
     report("a", p, age=20, sex="m")
     report("b", offset(*p, 3, 1), age=40, sex="f")
     report("c", q, comment="lonely")
+    # Not waits for a state: real time passing is what this test checks (expiry after 2 s).
     time.sleep(1.2)
     report("a", offset(*p, 1, 2), age=30, sex="m")   # a stays and is refreshed
     time.sleep(1.3)                                   # b and c are 2.5 s old, a 1.3 s
@@ -564,7 +565,7 @@ def test_expiry(crowd, backend):
     report("c", q)                                    # c founds a new location: not its old id
     report("b", p)                                    # b joins a again
     check("b and c back")
-    time.sleep(2.7)
+    time.sleep(2.7)                                   # real time again: everyone is past the expiry
     check("all expired")
     assert not oracle.locations
     report("a", p)

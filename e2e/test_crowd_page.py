@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from datetime import datetime, timezone
 
 import pytest
@@ -23,12 +22,11 @@ import requests
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-from conftest import ARTIFACTS, open_page, severe_console_entries, start_server, stop_server
+from conftest import ARTIFACTS, open_page, scroll_to, severe_console_entries, start_server, stop_server, wait
 from test_shell import viewport
 
-WAIT = 15  # seconds
 HOME = (45.4642, 9.1900)  # where the browser is (Milan)
 EARTH = 6371008.8  # m, the server's sphere
 PHONE = (360, 640)
@@ -106,10 +104,6 @@ def forget(driver, server):
     driver.execute_cdp_cmd("Browser.resetPermissions", {})
     if driver.current_url.startswith(server.base_url):
         driver.execute_script("localStorage.clear()")
-
-
-def wait(driver, condition, message, timeout=WAIT):
-    return WebDriverWait(driver, timeout).until(condition, message=message)
 
 
 def visible(driver, selector):
@@ -291,8 +285,8 @@ def test_send_shows_pins_opens_a_location_and_posts_a_comment(crowd_server, seed
     assert token not in browser.page_source
 
     # The screenshot: the map (it stays in view) beside the open panel with the comment.
-    browser.execute_script("document.querySelector('#panel').scrollIntoView({block: 'center', behavior: 'instant'})")
-    time.sleep(0.3)
+    scroll_to(browser, "document.querySelector('#panel').getBoundingClientRect().top + scrollY"
+                       " - (innerHeight - document.querySelector('#panel').offsetHeight) / 2")
     path = ARTIFACTS / "crowd.png"
     path.unlink(missing_ok=True)
     assert browser.save_screenshot(str(path))
@@ -491,9 +485,11 @@ def test_offline_grid_scale_bar_and_gestures(crowd_server, seeded, located):
     click(browser, browser.find_element(By.CSS_SELECTOR, "#map .zoom-out"))
     click(browser, browser.find_element(By.CSS_SELECTOR, "#map .zoom-out"))
     wait(browser, lambda d: map_state(d)["zoom"] == pytest.approx(start["zoom"] - 2), "zoom out did not work")
-    time.sleep(0.1)
-    out = map_state(browser)
-    assert out["scale"] > start["scale"] and out["step"] >= start["step"]
+    def coarser(driver):
+        state = map_state(driver)
+        return state if state["scale"] > start["scale"] and state["step"] >= start["step"] else None
+
+    out = wait(browser, coarser, lambda: f"the scale bar and the grid did not follow the zoom: {map_state(browser)} after {start}")
     click(browser, browser.find_element(By.CSS_SELECTOR, "#map .zoom-in"))
     wait(browser, lambda d: map_state(d)["zoom"] == pytest.approx(start["zoom"] - 1), "zoom in did not work")
 
@@ -597,9 +593,13 @@ def test_phone_layout_pinch_zoom_and_screenshot(crowd_server, seeded, located):
         phone.execute_script("window.crowdMap.setView(...arguments)", HOME[0], HOME[1], before["zoom"])
         open_pin(phone, panel_id)
         assert phone.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
-        time.sleep(1)  # the panel scrolls into view smoothly on a phone; the screenshot shows the map
-        phone.execute_script("window.scrollTo({top: document.querySelector('#where').offsetTop - 8, behavior: 'instant'})")
-        time.sleep(0.3)
+        # The panel scrolls into view smoothly on a phone: let it arrive (its top at the window's
+        # top, or the page scrolled to its end), then show the map for the screenshot.
+        wait(phone, lambda d: d.execute_script(
+            "return Math.abs(document.querySelector('#panel').getBoundingClientRect().top) < 1"
+            " || scrollY >= document.documentElement.scrollHeight - innerHeight - 1"),
+            "the panel did not scroll into view")
+        scroll_to(phone, "document.querySelector('#where').offsetTop - 8")
         path = ARTIFACTS / "crowd-phone.png"
         path.unlink(missing_ok=True)
         assert phone.save_screenshot(str(path))

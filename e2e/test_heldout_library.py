@@ -17,13 +17,12 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 import requests
 
-from conftest import ARTIFACTS, quintet_binary, start_server, stop_server
+from conftest import ARTIFACTS, quintet_binary, start_server, stop_server, wait
 from heldout_library import Manifest, generate, name_key
 
 FORMAT = {"mp3": "mp3", "flac": "flac", "m4a": "mp4", "ogg": "ogg", "opus": "ogg", "wav": "wav"}
@@ -475,13 +474,12 @@ def test_served_rescan_reads_only_the_unreadable_files_again(heldout, library_se
     unreadable = sorted(p for p in heldout.errors if p.endswith(AUDIO_SUFFIXES) and p != "Broken/empty.mp3")
     started = requests.post(library_server.url("/api/library/scan"), auth=library_server.admin, timeout=30)
     assert started.status_code == 202, started.text
-    deadline = time.monotonic() + 120
-    while True:
+    def finished(catalog):
         status = catalog.get("/api/library/scan")
-        if status["state"] == "idle" and status["last_scan"]:
-            break
-        assert time.monotonic() < deadline, f"the rescan did not finish: {status}"
-        time.sleep(0.2)
+        return status if status["state"] == "idle" and status["last_scan"] else None
+
+    status = wait(catalog, finished, lambda: f"the rescan did not finish: {catalog.get('/api/library/scan')}",
+                  timeout=120, interval=0.2)
     report = status["last_scan"]
     problems = []
     for key, want in (("files", heldout.files), ("read", len(unreadable)), ("unchanged", len(heldout.songs)),

@@ -7,18 +7,15 @@ clicking links and buttons, reloading, going back.
 
 from __future__ import annotations
 
-import time
 from contextlib import contextmanager
 from urllib.parse import quote
 
 import pytest
 import requests
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ARTIFACTS, open_page, severe_console_entries
+from conftest import ARTIFACTS, open_page, scroll_to, severe_console_entries, wait
 
 DEMO_ARTISTS = {"Northern Lights", "Maya Okafor", "The Paper Boats", "Lucía Ferrer", "Kite & Crane", "Various Artists"}
 POLAR_DRIFT = [  # track, title, BPM (from the files' tags)
@@ -27,7 +24,6 @@ POLAR_DRIFT = [  # track, title, BPM (from the files' tags)
 ]
 DESKTOP = (1280, 900)
 PHONE = (390, 844)
-WAIT = 15  # seconds for anything the page fetches
 
 
 # --- Helpers --------------------------------------------------------------------------------
@@ -48,12 +44,6 @@ def api(server, path):
 def album_id(server, title):
     albums = api(server, f"/api/library/albums?q={quote(title)}")["albums"]
     return next(a["id"] for a in albums if a["title"] == title)
-
-
-def wait(driver, condition, message, timeout=WAIT):
-    """Waits for condition; elements the page replaced meanwhile (a view re-rendered) count as not yet."""
-    return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]).until(
-        condition, message=message)
 
 
 def visible(driver, selector):
@@ -459,8 +449,7 @@ def test_phone_layout_has_no_horizontal_scroll(server, signed_in):
             "return [...document.querySelectorAll('main button')].filter(b => b.offsetParent !== null)"
             ".map(b => b.getBoundingClientRect().height).filter(h => h < 44)")
         assert small == []
-        phone.execute_script("window.scrollTo(0, 0)")
-        time.sleep(0.3)
+        scroll_to(phone, "0")
         path = ARTIFACTS / "library-phone.png"
         path.unlink(missing_ok=True)
         assert phone.save_screenshot(str(path))
@@ -479,9 +468,8 @@ def test_screenshot_of_the_library_page(server, signed_in):
         wait_until_playing(driver)
         cover = driver.find_element(By.CSS_SELECTOR, ".album-header img")
         wait(driver, lambda d: image_loaded(d, cover), "the cover did not load")
-        driver.execute_script("document.activeElement.blur();"
-                              "window.scrollTo(0, document.querySelector('#search-form').offsetTop - 12)")
-        time.sleep(0.3)
+        driver.execute_script("document.activeElement.blur()")
+        scroll_to(driver, "document.querySelector('#search-form').offsetTop - 12")
         path = ARTIFACTS / "library.png"
         path.unlink(missing_ok=True)
         assert driver.save_screenshot(str(path))

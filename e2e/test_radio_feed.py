@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 import subprocess
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import feedparser
 import pytest
 import requests
 
+from conftest import wait
 from test_cli import quintet
 
 
@@ -200,10 +200,11 @@ def test_server_start_recovers_a_cut_recording(tmp_path):
         assert episode["size"] == len(cut)
         assert episode["listens"] == 3 and episode["peak_listeners"] == 9
         assert episode["ended_at"] == "2026-11-25T10:00:04Z"  # start + duration, in whole seconds
-        deadline = time.monotonic() + 30
-        while "peaks" not in episode and time.monotonic() < deadline:
-            time.sleep(0.2)
-            episode = requests.get(second.url(f"/api/radio/episodes/{episode_id}"), timeout=10).json()
+        def with_peaks(server):
+            episode = requests.get(server.url(f"/api/radio/episodes/{episode_id}"), timeout=10).json()
+            return episode if "peaks" in episode else None
+
+        episode = wait(second, with_peaks, "the recovered episode got no peaks", timeout=30, interval=0.2)
         assert len(episode["peaks"]["maxima"]) == 1000
         assert "recovered interrupted episode" in second.log()
         feed = feedparser.parse(requests.get(second.url(f"/radio/feeds/{show['id']}.xml"), timeout=10).content)

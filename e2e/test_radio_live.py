@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from conftest import wait
 from test_cli import quintet
 
 LISTENERS = 50  # the issue's acceptance figure
@@ -54,17 +55,25 @@ def start_source(server, show: dict, mp3: Path, *extra: str) -> subprocess.Popen
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
 
 
+def live_entry(server, mount: str) -> dict | None:
+    """`mount`'s entry in /status-json.xsl, or None while it is not live."""
+    stats = requests.get(server.url("/status-json.xsl"), timeout=5).json()["icestats"]
+    sources = stats.get("source", [])
+    return next((e for e in (sources if isinstance(sources, list) else [sources]) if e["listenurl"].endswith(mount)), None)
+
+
 def wait_live(server, mount: str, timeout: float = 10) -> dict:
     """Waits until /status-json.xsl lists `mount`; returns its entry."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        stats = requests.get(server.url("/status-json.xsl"), timeout=5).json()["icestats"]
-        sources = stats.get("source", [])
-        for entry in sources if isinstance(sources, list) else [sources]:
-            if entry["listenurl"].endswith(mount):
-                return entry
-        time.sleep(0.1)
-    pytest.fail(f"{mount} did not go live within {timeout} s")
+    return wait(server, lambda s: live_entry(s, mount), f"{mount} did not go live", timeout=timeout)
+
+
+def wait_audio(server, mount: str, timeout: float = 10) -> dict:
+    """Waits until the mount has read its stream's first frames, which `icy-br` in a listener's
+    head comes from (the sources here send no Ice-Bitrate); returns that head."""
+    def head_with_bitrate(s):
+        with requests.get(s.url(mount), stream=True, timeout=10) as answer:
+            return answer.headers if answer.status_code == 200 and "icy-br" in answer.headers else None
+    return wait(server, head_with_bitrate, f"{mount} sent no audio frames", timeout=timeout)
 
 
 def episodes_of(server, show: dict) -> list[dict]:
@@ -74,13 +83,11 @@ def episodes_of(server, show: dict) -> list[dict]:
 
 
 def wait_episode_done(server, show: dict, timeout: float = 30) -> list[dict]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        episodes = episodes_of(server, show)
-        if episodes and all(e["state"] != "live" for e in episodes):
-            return episodes
-        time.sleep(0.3)
-    pytest.fail(f"the episode of {show['mount']} did not end within {timeout} s: {episodes_of(server, show)}")
+    def done(s):
+        episodes = episodes_of(s, show)
+        return episodes if episodes and all(e["state"] != "live" for e in episodes) else None
+    return wait(server, done, lambda: f"the episode of {show['mount']} did not end: {episodes_of(server, show)}",
+                timeout=timeout, interval=0.3)
 
 
 def decode_listener(url: str, seconds: float) -> subprocess.Popen:
@@ -115,12 +122,10 @@ def test_put_source_fifty_listeners_decode(server, tmp_path):
         assert entry["server_name"] == "E2E Live" and entry["genre"] == "Test"
         assert entry["server_type"] == "audio/mpeg"
         url = server.url(show["mount"])
-        time.sleep(1)  # icy-br comes from the stream's first confirmed frames: let some audio arrive
-        head = requests.get(url, stream=True, timeout=10)
-        assert head.status_code == 200 and head.headers["Content-Type"] == "audio/mpeg"
-        assert head.headers["icy-name"] == "E2E Live" and "icy-metaint" not in head.headers
-        assert head.headers["icy-br"] == "128"  # from the stream's frames: ffmpeg sends no Ice-Bitrate
-        head.close()
+        head = wait_audio(server, show["mount"])
+        assert head["Content-Type"] == "audio/mpeg"
+        assert head["icy-name"] == "E2E Live" and "icy-metaint" not in head
+        assert head["icy-br"] == "128"  # from the stream's frames: ffmpeg sends no Ice-Bitrate
         listeners = [decode_listener(url, 5) for _ in range(LISTENERS)]
         for listener in listeners:
             out, err = listener.communicate(timeout=30)
@@ -165,22 +170,26 @@ def test_legacy_source_icy_listener_follows_title(server, tmp_path):
         assert wrong.status_code == 401
         # Parse the ICY stream: audio, then a length byte and L*16 bytes of metadata.
         titles: list[str] = []
-        position, pending = 0, body
-        deadline = time.monotonic() + 12
-        while "E2E Artist - Live Title" not in titles and time.monotonic() < deadline:
+        pending = body
+
+        def next_block_shows_the_title(sock) -> bool:
+            """Reads one audio block and its metadata; true once the new title came (or the stream ended)."""
+            nonlocal pending
             while len(pending) < 16001 + 255 * 16:
                 chunk = sock.recv(65536)
                 if not chunk:
                     break
                 pending += chunk
             if len(pending) < 16001:
-                break
+                return True  # the stream ended: the asserts below say what was missing
             length = pending[16000] * 16
             if length:
                 titles.append(pending[16001:16001 + length].rstrip(b"\0").decode()
                               .removeprefix("StreamTitle='").removesuffix("';"))
             pending = pending[16001 + length:]
-            position += 1
+            return "E2E Artist - Live Title" in titles
+
+        wait(sock, next_block_shows_the_title, lambda: f"the new title did not arrive: {titles}", timeout=12, interval=0)
         sock.close()
         assert titles and titles[0] in ("", "E2E Artist - Live Title"), titles
         assert titles[-1] == "E2E Artist - Live Title", titles
@@ -205,7 +214,9 @@ def test_source_drops_and_returns_within_grace_keeps_one_episode(server, tmp_pat
     assert head.startswith(b"HTTP/1.0 200 OK")
     source.communicate(timeout=30)
     assert source.returncode == 0
-    time.sleep(2)  # the listener hears silence meanwhile
+    # Not a wait for a state: the 2 s without a source are the scenario (within the 10 s grace
+    # period); the listener hears silence meanwhile and the episode gets both parts.
+    time.sleep(2)
     again = start_source(server, show, second, "-legacy_icecast", "1")
     _, err = again.communicate(timeout=30)
     assert again.returncode == 0, err.decode(errors="replace")
@@ -235,7 +246,7 @@ def test_webm_opus_source_is_transcoded_to_mp3(server, tmp_path):
     try:
         entry = wait_live(server, show["mount"])
         assert entry["server_type"] == "audio/mpeg"
-        time.sleep(2)
+        wait_audio(server, show["mount"])  # the transcoder's first MP3 frames
         url = server.url(show["mount"])
         listener = decode_listener(url, 4)
         out, err = listener.communicate(timeout=30)

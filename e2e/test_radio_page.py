@@ -12,13 +12,11 @@ import time
 import pytest
 import requests
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ARTIFACTS, open_page, severe_console_entries, start_server, stop_server
+from conftest import ARTIFACTS, open_page, scroll_to, severe_console_entries, start_server, stop_server, wait
 from test_cli import quintet
 from test_radio_live import create_show, make_mp3, need_ffmpeg, start_source, wait_live
 
-WAIT = 20  # seconds
 LIVE_WAIT = 15  # the page refreshes the live list every 10 s
 HOSTILE = "<script>window.__pwned = 1</script><img src=x onerror=\"window.__pwned = 2\"> & 'quotes'"
 
@@ -29,10 +27,6 @@ def radio_server(tmp_path_factory):
     running = start_server(tmp_path_factory.mktemp("quintet-radio-page"), ARTIFACTS / "radio-page-server.log")
     yield running
     stop_server(running)
-
-
-def wait(driver, condition, message, timeout=WAIT):
-    return WebDriverWait(driver, timeout).until(condition, message=message)
 
 
 def visible(driver, selector):
@@ -58,7 +52,7 @@ def wait_playing(driver, beyond=0.5):
         s = audio_state(d)
         assert not s["error"], f"the audio element failed: {s}"
         return not s["paused"] and s["ready"] >= 2 and s["time"] > beyond
-    wait(driver, playing, f"the audio element did not play: {audio_state(driver)}")
+    wait(driver, playing, lambda: f"the audio element did not play: {audio_state(driver)}")
 
 
 def click(driver, element):
@@ -167,8 +161,8 @@ def test_live_mount_listed_with_hostile_title_and_played(radio_server, browser, 
         wait(browser, lambda d: "1 listener" in (text(d, f"{item} .meta") or ""), "the listener was not counted",
              timeout=LIVE_WAIT)
 
-        browser.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
-        time.sleep(0.3)
+        browser.execute_script("document.activeElement.blur()")
+        scroll_to(browser, "0")
         path = ARTIFACTS / "radio.png"
         path.unlink(missing_ok=True)
         assert browser.save_screenshot(str(path))

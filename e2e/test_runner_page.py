@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import open_page, severe_console_entries
+from conftest import open_page, severe_console_entries, wait
 from test_cadence import write_log
 
-WAIT = 30  # seconds: a cadence needs a few seconds of steps
 
 
 @pytest.fixture(scope="module")
@@ -31,10 +29,6 @@ def runner_page(server, browser):
 def shown(driver, selector: str) -> bool:
     found = driver.find_elements(By.CSS_SELECTOR, selector)
     return bool(found) and found[0].is_displayed()
-
-
-def wait(driver, condition, message: str, timeout: float = WAIT):
-    return WebDriverWait(driver, timeout).until(condition, message=message)
 
 
 def text(driver, selector: str) -> str:

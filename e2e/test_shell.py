@@ -10,9 +10,8 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ARTIFACTS, open_page, severe_console_entries, wait_until_ready
+from conftest import ARTIFACTS, open_page, severe_console_entries, wait, wait_until_ready
 
 SYSTEMS = ["library", "runner", "radio", "crowd", "playground"]
 DESKTOP = (1280, 900)  # CSS pixels, the viewport of the desktop screenshot
@@ -83,10 +82,8 @@ def test_card_link_opens_its_page(server, browser, system):
     link = browser.find_element(By.CSS_SELECTOR, f'li.card[data-system="{system}"] a')
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
     link.click()
-    WebDriverWait(browser, 10).until(
-        lambda d: urlparse(d.current_url).path == f"/{system}/",
-        message=f"clicking the {system} card did not open /{system}/",
-    )
+    wait(browser, lambda d: urlparse(d.current_url).path == f"/{system}/",
+         f"clicking the {system} card did not open /{system}/", timeout=10)
     wait_until_ready(browser)
     assert urlparse(browser.current_url).path == f"/{system}/"
     assert browser.find_element(By.TAG_NAME, "h1").text.strip(), f"/{system}/ has an empty h1"

@@ -85,12 +85,11 @@ def test_server_estimates_an_uploaded_mp3(server, songs):
 
 def test_runner_page_measures_a_chosen_song(server, browser, songs):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
-    from conftest import open_page, severe_console_entries
+    from conftest import open_page, severe_console_entries, wait
 
     open_page(browser, server.url("/runner/"))
     browser.find_element(By.CSS_SELECTOR, "#tempo-file").send_keys(str(songs["mp3"]))
-    WebDriverWait(browser, 60).until(lambda d: d.find_element(By.CSS_SELECTOR, "#tempo-result").is_displayed())
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#tempo-result").is_displayed(), "no tempo shown", timeout=60)
     assert abs(float(browser.find_element(By.CSS_SELECTOR, "#tempo-bpm").text) - 100) < 1
     assert severe_console_entries(browser) == []
