@@ -152,15 +152,17 @@ struct CrowdServeTests {
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<300 {
+        var url: String?
+        // Until the log names the address, or the process ended; a timeout is reported below.
+        try? await waitUntil("quintet serve says where it listens", timeout: .seconds(30)) {
             let text = String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self)
             if let range = text.range(of: "listening on ") {
-                let url = text[range.upperBound...].prefix { $0 != " " && $0 != "\n" }
-                return (process, String(url).trimmingCharacters(in: CharacterSet(charactersIn: "/")))
+                url = String(text[range.upperBound...].prefix { $0 != " " && $0 != "\n" })
+                    .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
             }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return url != nil || !process.isRunning
         }
+        if let url { return (process, url) }
         process.terminate()
         throw CrowdBackendError(message: "quintet serve did not start: \(String(decoding: (try? Data(contentsOf: log)) ?? Data(), as: UTF8.self))")
     }

@@ -40,7 +40,7 @@ struct IcecastLiveTests {
             let step = 6 * 16_000
             let (source, _) = try await blocking { try server.connectSource(extraHeaders: "Ice-Name: Harness\r\n") }
             source.send(Array(mp3[..<step]))
-            try await Task.sleep(for: .milliseconds(300))
+            try await server.waitForBytes(step)   // titles follow the stream position: set it after these bytes
             // Auth and errors of /admin/metadata.
             try await server.client.execute(uri: "/admin/metadata?mount=/live/test.mp3&mode=updinfo&song=x", method: .get) { response in
                 #expect(response.status == .unauthorized)
@@ -74,7 +74,7 @@ struct IcecastLiveTests {
                 return (client, head, rest)
             }
             source.send(Array(mp3[step..<2 * step]))
-            try await Task.sleep(for: .milliseconds(300))
+            try await server.waitForBytes(2 * step)
             try await server.client.execute(uri: "/admin/metadata?mount=/live/test.mp3&mode=updinfo&song=Caf%C3%A9&charset=UTF-8",
                                             method: .get, headers: [.authorization: Self.sourceAuth]) { response in
                 #expect(response.status == .ok)
@@ -86,13 +86,13 @@ struct IcecastLiveTests {
                 #expect(response.status == .unauthorized)
             }
             source.send(Array(mp3[(2 * step)..<(3 * step)]))
-            try await Task.sleep(for: .milliseconds(300))
+            try await server.waitForBytes(3 * step)
             try await server.client.execute(uri: "/api/radio/metadata", method: .post, headers: [.authorization: Self.sourceAuth],
                                             body: ByteBuffer(string: #"{"mount":"/live/test.mp3","title":"Third"}"#)) { response in
                 #expect(response.status == .ok)
             }
             source.send(Array(mp3[(3 * step)...]))
-            try await Task.sleep(for: .milliseconds(300))
+            try await server.waitForBytes(mp3.count)
             source.shutdownWrite()
             let body = try await blocking { firstBytes + listener.receiveAll().bytes }
             #expect(head.contains("\r\nicy-metaint:16000\r\n"))
@@ -117,15 +117,21 @@ struct IcecastLiveTests {
             let (first, answer) = try await blocking { try server.connectSource() }
             #expect(answer.count == 63)
             first.send(Array(mp3[..<half]))
-            try await Task.sleep(for: .milliseconds(200))
+            try await server.waitForBytes(half)
             let listener = try await blocking { () -> RawClient in
                 let client = try RawClient(port: port)
                 client.send("GET /live/test.mp3 HTTP/1.0\r\n\r\n")
                 return client
             }
-            try await Task.sleep(for: .milliseconds(200))
+            try await server.waitForListeners(1)
             first.shutdownWrite()
-            try await Task.sleep(for: .milliseconds(700))
+            // The source is gone: the listener hears silent frames (header then zeros) meanwhile.
+            let silent = MPEGAudioHeader(mp3, at: 0)!.silentFrame()
+            var heard: [UInt8] = []
+            try await waitUntil("the listener heard a silent frame") {
+                heard += try await blocking { listener.receive() ?? [] }
+                return heard.firstRange(of: silent) != nil
+            }
             // The returning source sends audio right behind its head, without waiting for the
             // answer (curl does): those bytes are held while the mount is claimed, not lost.
             let (second, secondAnswer) = try await blocking { () -> (RawClient, [UInt8]) in
@@ -138,23 +144,20 @@ struct IcecastLiveTests {
             }
             #expect(String(decoding: secondAnswer, as: UTF8.self) == "HTTP/1.0 200 OK\r\n\r\n")
             second.send(Array(mp3[(half + 9000)...]))
-            try await Task.sleep(for: .milliseconds(200))
+            try await server.waitForBytes(mp3.count)
             second.shutdownWrite()
             let started = Date()
-            let (body, eof) = try await blocking { () -> ([UInt8], Bool) in
-                let (_, rest) = listener.receiveHead()
-                let (more, eof) = listener.receiveAll()
-                return (rest + more, eof)
-            }
+            let (rest, eof) = try await blocking { listener.receiveAll() }
             #expect(eof)
             #expect(Date().timeIntervalSince(started) > 1.0)  // held open for the grace period
             #expect(server.directory.started.count == 1)
-            // Silent frames (header then zeros) were sent between the two parts.
-            let silent = MPEGAudioHeader(mp3, at: 0)!.silentFrame()
+            let stream = heard + rest
+            let headEnd = try #require(stream.firstRange(of: Array("\r\n\r\n".utf8))).upperBound
+            let body = Array(stream[headEnd...])
             #expect(body.firstRange(of: silent) != nil)
             #expect(body.count > mp3.count - half)
             // The episode ended once, with every source byte recorded in order.
-            try await Task.sleep(for: .milliseconds(300))
+            try await server.waitForEndedEpisodes(1)
             let ended = server.directory.ended
             #expect(ended.count == 1 && ended.first?.bytes == Int64(mp3.count))
             #expect(ended.first?.listens == 1 && ended.first?.peakListeners == 1)
@@ -204,7 +207,7 @@ struct IcecastLiveTests {
                     let end = min(mp3.count, offset + 8192)
                     source.send(Array(mp3[offset..<end]))
                     offset = end
-                    usleep(32_000)
+                    usleep(32_000)   // the source's pace is the scenario (16× real time), not a wait
                 }
                 source.shutdownWrite()
             }
@@ -240,7 +243,8 @@ struct IcecastLiveTests {
             fallback.send(Array(b[..<(4 * 16_000)]))
             let (main, _) = try await blocking { try server.connectSource() }
             main.send(a)
-            try await Task.sleep(for: .milliseconds(300))
+            try await server.waitForBytes(4 * 16_000, at: "/live/other.mp3")
+            try await server.waitForBytes(a.count)
             let (listener, head, first) = try await blocking { () -> (RawClient, String, [UInt8]) in
                 let client = try RawClient(port: port)
                 client.send("GET /live/test.mp3 HTTP/1.0\r\n\r\n")
@@ -249,9 +253,9 @@ struct IcecastLiveTests {
             }
             #expect(head.hasPrefix("HTTP/1.0 200 OK"))
             main.shutdownWrite()
-            try await Task.sleep(for: .milliseconds(400))
+            try await server.waitForListeners(1, at: "/live/other.mp3")   // moved to the fallback
             fallback.send(Array(b[(4 * 16_000)...]))
-            try await Task.sleep(for: .milliseconds(300))
+            try await server.waitForBytes(b.count, at: "/live/other.mp3")
             fallback.shutdownWrite()
             let body = try await blocking { first + listener.receiveAll().bytes }
             // The listener got the end of broadcast A, then broadcast B from a frame boundary.
@@ -275,15 +279,14 @@ struct IcecastLiveTests {
                 var offset = 0
                 while offset < mp3.count, source.send(Array(mp3[offset..<min(mp3.count, offset + 4000)])) {
                     offset += 4000
-                    usleep(100_000)
+                    usleep(100_000)   // a source at about real time, so the broadcast outlasts its 1 s limit: not a wait
                     if Date().timeIntervalSince(start) > 4 { break }
                 }
                 let eof = source.receiveAll().eof
                 return (Date().timeIntervalSince(start), eof)
             }
             #expect(eof && cutAfter < 3.5)
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(server.directory.ended.count == 1)
+            try await server.waitForEndedEpisodes(1)
             // A source that comes straight back is refused, and told why.
             let answer = try await blocking { () -> String in
                 let (source, head) = try server.connectSource()

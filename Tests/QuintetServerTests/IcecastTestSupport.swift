@@ -160,6 +160,31 @@ struct RadioTestServer {
         }
         return (source, answer)
     }
+
+    /// Reads a live mount's state on its event loop; nil while nothing is live at `path`.
+    func state<T: Sendable>(of path: String, _ read: @escaping @Sendable (LiveMount) -> T) async throws -> T? {
+        guard let mount = radio.mount(at: path) else { return nil }
+        return try await mount.eventLoop.submit { read(mount) }.get()
+    }
+
+    /// Waits until the live mount at `path` has received `count` bytes from its sources.
+    func waitForBytes(_ count: Int, at path: String = "/live/test.mp3") async throws {
+        try await waitUntil("\(path) received \(count) bytes") {
+            try await state(of: path) { $0.bytesIn }.map { $0 >= Int64(count) } ?? false
+        }
+    }
+
+    /// Waits until the live mount at `path` has `count` listeners connected.
+    func waitForListeners(_ count: Int, at path: String = "/live/test.mp3") async throws {
+        try await waitUntil("\(path) has \(count) listeners") {
+            try await state(of: path) { $0.listenerCount } == count
+        }
+    }
+
+    /// Waits until `count` episodes have ended.
+    func waitForEndedEpisodes(_ count: Int) async throws {
+        try await waitUntil("\(count) episodes ended") { directory.ended.count == count }
+    }
 }
 
 /// An MP3 (CBR 128 kbit/s, 44.1 kHz stereo) made by the real ffmpeg.

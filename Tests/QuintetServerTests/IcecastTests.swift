@@ -19,6 +19,8 @@ struct IcecastTests {
             let (head, body) = try await blocking {
                 let client = try RawClient(port: port)
                 client.send("GE")
+                // Not a wait for a state: the pause makes the two halves reach the server as two
+                // reads, which is the case under test (the sniffer must wait for the whole line).
                 usleep(50_000)
                 client.send("T /api/version HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 let (head, rest) = client.receiveHead()
@@ -107,24 +109,25 @@ struct IcecastTests {
         try await RadioTestServer.run(configure: { $0.gracePeriod = .zero }) { server in
             let mp3 = try makeMP3(seconds: 8, in: server.data.appendingPathComponent("fixtures"))
             let port = server.port
-            let result = try await blocking { () -> (String, String, [UInt8], Int) in
-                let (source, _) = try server.connectSource(extraHeaders: "Ice-Name: Harness\r\nIce-Genre: Test\r\nIce-Public: 0\r\nIce-Description: desc\r\nIce-URL: http://x/\r\n")
-                let firstPart = 6 * 16_000   // 6 s of audio before the listener joins
-                source.send(Array(mp3[..<firstPart]))
-                usleep(300_000)
+            let firstPart = 6 * 16_000   // 6 s of audio before the listener joins
+            let (source, _) = try await blocking {
+                try server.connectSource(extraHeaders: "Ice-Name: Harness\r\nIce-Genre: Test\r\nIce-Public: 0\r\nIce-Description: desc\r\nIce-URL: http://x/\r\n")
+            }
+            source.send(Array(mp3[..<firstPart]))
+            try await server.waitForBytes(firstPart)
+            let (plain, plainHead, plainRest, icy, icyHead) = try await blocking { () -> (RawClient, String, [UInt8], RawClient, String) in
                 let plain = try RawClient(port: port)
                 plain.send("GET /live/test.mp3 HTTP/1.0\r\n\r\n")
                 let (plainHead, plainRest) = plain.receiveHead()
                 let icy = try RawClient(port: port)
                 icy.send("GET /live/test.mp3 HTTP/1.1\r\nHost: x\r\nIcy-MetaData: 1\r\n\r\n")
-                let (icyHead, _) = icy.receiveHead()
-                source.send(Array(mp3[firstPart...]))
-                usleep(500_000)
-                source.shutdownWrite()
-                let (body, _) = plain.receiveAll()
-                return (plainHead, icyHead, plainRest + body, firstPart)
+                return (plain, plainHead, plainRest, icy, icy.receiveHead().head)
             }
-            let (plainHead, icyHead, body, firstPart) = result
+            source.send(Array(mp3[firstPart...]))
+            try await server.waitForBytes(mp3.count)
+            source.shutdownWrite()
+            let body = try await blocking { plainRest + plain.receiveAll().bytes }
+            withExtendedLifetime(icy) {}
             let lines = plainHead.components(separatedBy: "\r\n")
             #expect(lines[0] == "HTTP/1.0 200 OK")
             #expect(Array(lines[1...2]) == ["Server: Icecast 2.4.4", "Connection: Close"])

@@ -17,7 +17,7 @@ struct LibraryServer: @unchecked Sendable {
     let library: LibraryService
     static let basic = "Basic " + Data("ada:correct horse".utf8).base64EncodedString()
 
-    init() throws {
+    init() async throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("quintet-libserver-\(UUID().uuidString)")
         data = base.appendingPathComponent("data")
         music = base.appendingPathComponent("music/Band/Album")
@@ -39,10 +39,9 @@ struct LibraryServer: @unchecked Sendable {
                                  logger: Logger(label: "test"))
         router = QuintetApplication.makeRouter(database: database, webDirectory: webDirectory, library: library, auth: auth)
         library.start()
-        let deadline = Date().addingTimeInterval(30)
-        while library.status().lastScan == nil || library.status().state != "idle" {
-            guard Date() < deadline else { throw CatalogError.invalid("the scan did not finish") }
-            Thread.sleep(forTimeInterval: 0.05)
+        let library = library
+        try await waitUntil("the library's first scan finished", timeout: .seconds(30)) {
+            library.status().lastScan != nil && library.status().state == "idle"
         }
     }
 
@@ -60,7 +59,7 @@ struct LibraryServer: @unchecked Sendable {
 struct LibraryRouteTests {
     @Test("every library route needs a user: Basic auth or the session cookie; sign-in and sign-out")
     func auth() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         try await Application(router: server.router).test(.router) { client in
             try await client.execute(uri: "/api/library/stats", method: .get) { response in
@@ -115,7 +114,7 @@ struct LibraryRouteTests {
 
     @Test("scan status, songs, albums, artists, search and related songs as JSON")
     func catalog() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         let mp3 = try server.songID(path: "Band/Album/01.mp3"), flac = try server.songID(path: "02.flac")
         let auth: HTTPFields = [.authorization: LibraryServer.basic]
@@ -175,7 +174,7 @@ struct LibraryRouteTests {
 
     @Test("streaming: whole file, ranges, HEAD, If-Range, 416; transcodes ffprobe can read")
     func stream() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         let id = try server.songID(path: "Band/Album/01.mp3")
         let file = try Data(contentsOf: server.music.appendingPathComponent("01.mp3"))
@@ -240,7 +239,7 @@ struct LibraryRouteTests {
 
     @Test("covers: embedded originals and ffmpeg thumbnails, cached; 404 without a cover")
     func covers() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         let mp3 = try server.songID(path: "Band/Album/01.mp3"), flac = try server.songID(path: "02.flac")
         let album = try server.library.catalog.song(id: mp3).albumID

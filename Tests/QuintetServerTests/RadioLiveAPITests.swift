@@ -42,7 +42,7 @@ struct RadioLiveAPITests {
             let before = Date()
             let (source, _) = try await blocking { try server.connectSource() }
             source.send(Array(mp3[..<(mp3.count / 2)]))
-            try await Task.sleep(for: .milliseconds(300))
+            try await server.waitForBytes(mp3.count / 2)
 
             // Live, no title yet: every key is present, title null.
             let (fresh, freshText) = try await Self.listing(server)
@@ -63,7 +63,10 @@ struct RadioLiveAPITests {
                 _ = client.receiveHead()
                 return client
             }
-            try await Task.sleep(for: .milliseconds(200))
+            // The count and the peak reach the listing with the mount's next batch.
+            try await waitUntil("the listing counts the listener") {
+                try await Self.listing(server).0.mounts.first.map { $0.listeners == 1 && $0.listener_peak >= 1 } ?? false
+            }
 
             let (live, _) = try await Self.listing(server)
             #expect(live.mounts.count == 1)
@@ -83,12 +86,7 @@ struct RadioLiveAPITests {
             source.send(Array(mp3[(mp3.count / 2)...]))
             source.shutdownWrite()
             _ = try await blocking { listener.receiveAll() }
-            var gone = false
-            for _ in 0..<50 where !gone {
-                gone = try await Self.listing(server).0.mounts.isEmpty
-                if !gone { try await Task.sleep(for: .milliseconds(100)) }
-            }
-            #expect(gone)
+            try await waitUntil("the mount left the listing") { try await Self.listing(server).0.mounts.isEmpty }
         }
     }
 }

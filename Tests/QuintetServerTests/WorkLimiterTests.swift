@@ -22,7 +22,7 @@ struct WorkLimiterTests {
                     try await limiter.run {
                         gauge.enter()
                         defer { gauge.leave() }
-                        Thread.sleep(forTimeInterval: 0.02)
+                        Thread.sleep(forTimeInterval: 0.02)   // the job's work: it holds its slot a while (not a wait)
                         return i
                     }
                 }
