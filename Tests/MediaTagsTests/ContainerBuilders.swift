@@ -284,22 +284,13 @@ func containerRobustnessFailures(_ fixture: [UInt8], seed: UInt64, iterations: I
 
 /// Runs ffmpeg to make a real file `name` (extension picks the container) with a 3 s sine
 /// and the tags `expectContainerFFmpegTags` checks, plus a 16×16 PNG front cover when `cover` is
-/// set; nil when ffmpeg is not installed.
-func ffmpegContainerFixture(_ name: String, codecArguments: [String] = [], cover: Bool = false) throws -> URL? {
-    let ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let ffmpeg else { return nil }
+/// set. ffmpeg is found as AudioCore finds it (`$QUINTET_FFMPEG`, else the PATH); without it the
+/// test fails with install advice (scripts/bootstrap.sh installs it), it is never skipped.
+func ffmpegContainerFixture(_ name: String, codecArguments: [String] = [], cover: Bool = false) throws -> URL {
+    let ffmpeg = try FFmpegDecoder()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mediatags-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-nostdin", "-loglevel", "error"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw MediaTagsError.io("ffmpeg failed making \(name)") }
-    }
+    func run(_ arguments: [String]) throws { try ffmpeg.run(arguments) }
     var inputs = ["-f", "lavfi", "-i", "sine=frequency=440:duration=3"]
     if cover {
         let png = folder.appendingPathComponent("cover.png").path

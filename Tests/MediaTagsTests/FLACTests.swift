@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func realFileFromFFmpeg(cover: Bool) throws {
-        guard let url = try ffmpegContainerFixture("sine.flac", cover: cover) else { return }
+        let url = try ffmpegContainerFixture("sine.flac", cover: cover)
         let info = try FLACFile.read(try FileByteSource(path: url.path))
         expectContainerFFmpegTags(info.tags)
         #expect(abs((info.stream.duration ?? 0) - 3.0) < 0.06)

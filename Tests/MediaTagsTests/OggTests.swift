@@ -195,7 +195,7 @@ import Testing
     @Test(arguments: [("sine.ogg", "vorbis", ["-c:a", "libvorbis"]), ("sine.opus", "opus", ["-c:a", "libopus"]),
                       ("sine.oga", "flac", ["-c:a", "flac"])])
     func realFileFromFFmpeg(name: String, codec: String, arguments: [String]) throws {
-        guard let url = try ffmpegContainerFixture(name, codecArguments: arguments) else { return }
+        let url = try ffmpegContainerFixture(name, codecArguments: arguments)
         let info = try OggFile.read(try FileByteSource(path: url.path))
         #expect(info.stream.codec == codec)
         expectContainerFFmpegTags(info.tags)
