@@ -59,6 +59,9 @@ let package = Package(
         .library(name: "MediaTags", targets: ["MediaTags"]),
         .library(name: "Tempo", targets: ["Tempo"]),
         .library(name: "Cadence", targets: ["Cadence"]),
+        // For Fuzz/ only: the radio's frame scanner, and the server's parsers of request bytes.
+        .library(name: "Radio", targets: ["Radio"]),
+        .library(name: "QuintetServer", targets: ["QuintetServer"]),
     ],
     dependencies: dependencies,
     targets: [

@@ -6,7 +6,11 @@ import PackageDescription
 
 let package = Package(
     name: "quintet-fuzz",
-    dependencies: [.package(name: "quintet", path: "..")],
+    dependencies: [
+        .package(name: "quintet", path: ".."),
+        // ByteBuffer, for the Icecast sniffer's end-of-head search (already in the graph).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+    ],
     targets: [
         // libFuzzer's driver for SwiftPM executables.
         .target(name: "FuzzDriver"),
@@ -22,5 +26,16 @@ let package = Package(
         .executableTarget(name: "FuzzWAVTags", dependencies: ["FuzzDriver", .product(name: "MediaTags", package: "quintet")]),
         // Accelerometer logs (CSV, JSON Lines) and the cadence estimators behind them: Cadence.
         .executableTarget(name: "FuzzSensorLog", dependencies: ["FuzzDriver", .product(name: "Cadence", package: "quintet")]),
+        // A live source's bytes through the radio's MPEG audio / ADTS frame scanner: Radio.
+        .executableTarget(name: "FuzzAudioFrames", dependencies: ["FuzzDriver", .product(name: "Radio", package: "quintet")]),
+        // What reaches the server from anyone: the Icecast request head on the shared port, a
+        // crowd report's JSON, query strings and form bodies. Internal types of QuintetServer,
+        // reached with `@testable import` (debug builds are compiled for testing).
+        .executableTarget(name: "FuzzIcecastHead", dependencies: [
+            "FuzzDriver", .product(name: "QuintetServer", package: "quintet"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .executableTarget(name: "FuzzCrowdJSON", dependencies: ["FuzzDriver", .product(name: "QuintetServer", package: "quintet")]),
+        .executableTarget(name: "FuzzFormFields", dependencies: ["FuzzDriver", .product(name: "QuintetServer", package: "quintet")]),
     ]
 )

@@ -5,13 +5,15 @@
 #
 #   make fuzz                         # every target, 60 s each
 #   FUZZ_SECONDS=600 make fuzz        # the 10 minutes per target the docs record
-#   scripts/fuzz.sh FuzzMP3           # one target (FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4 FuzzSensorLog)
+#   scripts/fuzz.sh FuzzMP3           # one target (FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4 FuzzSensorLog
+#                                     #   FuzzAudioFrames FuzzIcecastHead FuzzCrowdJSON FuzzFormFields)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 work=.fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4 FuzzSensorLog)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4 FuzzSensorLog
+                                     FuzzAudioFrames FuzzIcecastHead FuzzCrowdJSON FuzzFormFields)
 
 command -v ffmpeg >/dev/null 2>&1 || bash scripts/bootstrap.sh
 
@@ -79,6 +81,47 @@ write("iso.csv", "time,x,y,z\n" + "".join(f"2026-11-25T10:00:{t:06.3f}Z,{x:.4f},
 write("lines.jsonl", "".join(json.dumps({"t": t, "accel": {"x": x, "y": y, "z": z}}) + "\n" for t, x, y, z in rows(100)))
 PY
             ;;
+        FuzzAudioFrames)
+            # A live source's bytes: the input's first byte picks the framing (even: MPEG audio,
+            # odd: ADTS) and the piece size; the rest is a real stream made by ffmpeg.
+            dir=$work/corpus/FuzzAudioFrames
+            mkdir -p "$dir"
+            if [ ! -s "$dir/cbr.mp3.in" ]; then
+                seed FuzzAudioFrames-tmp cbr.mp3 -c:a libmp3lame -b:a 64k -write_xing 0 -id3v2_version 0
+                seed FuzzAudioFrames-tmp vbr.mp3 -c:a libmp3lame -q:a 4
+                seed FuzzAudioFrames-tmp mono22.mp3 -c:a libmp3lame -ar 22050 -ac 1
+                seed FuzzAudioFrames-tmp adts.aac -c:a aac -f adts
+                for f in cbr.mp3 vbr.mp3 mono22.mp3; do
+                    { printf '\x20'; cat "$work/corpus/FuzzAudioFrames-tmp/$f"; } > "$dir/$f.in"
+                done
+                { printf '\x21'; cat "$work/corpus/FuzzAudioFrames-tmp/adts.aac"; } > "$dir/adts.aac.in"
+                rm -rf "$work/corpus/FuzzAudioFrames-tmp"
+            fi ;;
+        FuzzIcecastHead)
+            # Request heads as Icecast sources and listeners send them, and an app request.
+            dir=$work/corpus/FuzzIcecastHead
+            mkdir -p "$dir"
+            printf 'PUT /live/show.mp3 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAuthorization: Basic c291cmNlOmszeQ==\r\nExpect: 100-continue\r\nContent-Type: audio/mpeg\r\nIce-Name: Show\r\nIce-Public: 0\r\n\r\n' > "$dir/put"
+            printf 'SOURCE /live/a%%20b.mp3?x=1 HTTP/1.0\r\nAuthorization: Basic c291cmNlOms=\r\nContent-Type: audio/aacp\r\n\r\n\xff\xf1' > "$dir/source"
+            printf 'GET /live/show.mp3 HTTP/1.0\r\nIcy-MetaData: 1\r\nUser-Agent: VLC/3.0\r\n\r\n' > "$dir/listener"
+            printf 'GET http://host/live/x.mp3 HTTP/1.1\nHost: x\n\n' > "$dir/absolute-lf"
+            printf 'GET /api/version HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n' > "$dir/app" ;;
+        FuzzCrowdJSON)
+            # Report bodies: valid, every field, escapes, nesting, a duplicate, numbers at the edges.
+            dir=$work/corpus/FuzzCrowdJSON
+            mkdir -p "$dir"
+            printf '{"device":"phone-1","lat":45.4642,"lon":9.19}' > "$dir/minimal.json"
+            printf '{"device":"d","lat":-90,"lon":180,"age":150,"sex":"f","comment":"caf\\u00e9 \\ud83d\\ude00 \\"q\\"","radius":2000,"min":1,"max":100,"limit":20000}' > "$dir/full.json"
+            printf '{"device":"d","lat":1e-7,"lon":-0.0,"age":null,"sex":null,"extra":[1,{"a":[true,false,null]}]}' > "$dir/nested.json"
+            printf '{"device":"d","device":"e","lat":1.5E+1,"lon":2}' > "$dir/duplicate.json"
+            printf ' \t{"lat":9007199254740993,"lon":1.7976931348623157e308,"radius":200.0}\n' > "$dir/numbers.json" ;;
+        FuzzFormFields)
+            # Query strings: the crowd's search, Subsonic's parameters, escapes good and bad.
+            dir=$work/corpus/FuzzFormFields
+            mkdir -p "$dir"
+            printf 'lat=45.4642&lon=9.19&radius=500&min=2&max=100&limit=50' > "$dir/search"
+            printf 'u=admin&p=enc:70617373&v=1.16.1&c=app&f=json&id=1&id=2' > "$dir/subsonic"
+            printf 'q=copper+sky&name=Caf%%C3%%A9&bad=%%zz&half=%%4&empty=&=x&&flag' > "$dir/escapes" ;;
     esac
 done
 
