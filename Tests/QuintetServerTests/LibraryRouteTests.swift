@@ -15,6 +15,8 @@ struct LibraryServer: @unchecked Sendable {
     let music: URL
     let router: Router<BasicRequestContext>
     let library: LibraryService
+    /// The task running the library service (the scan, the BPM worker); `remove()` cancels it.
+    let service: Task<Void, Never>
     static let basic = "Basic " + Data("ada:correct horse".utf8).base64EncodedString()
 
     init() async throws {
@@ -35,10 +37,11 @@ struct LibraryServer: @unchecked Sendable {
         let database = try QuintetApplication.openDatabase(in: data)
         let auth = Authenticator(database: database, bcryptCost: 4)
         try auth.users.create(name: "ada", password: "correct horse")
+        // No BPM worker: the tests want the FLAC without a BPM, as scanned.
         library = LibraryService(database: database, libraryDirectory: base.appendingPathComponent("music"),
-                                 logger: Logger(label: "test"))
+                                 logger: Logger(label: "test"), analyzesBPM: false)
         router = QuintetApplication.makeRouter(database: database, webDirectory: webDirectory, library: library, auth: auth)
-        library.start()
+        service = Task { [library] in await library.run() }
         let library = library
         try await waitUntil("the library's first scan finished", timeout: .seconds(30)) {
             library.status().lastScan != nil && library.status().state == "idle"
@@ -46,7 +49,7 @@ struct LibraryServer: @unchecked Sendable {
     }
 
     func remove() {
-        library.stop()
+        service.cancel()
         try? FileManager.default.removeItem(at: data.deletingLastPathComponent())
     }
 
