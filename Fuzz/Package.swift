@@ -8,8 +8,10 @@ let package = Package(
     name: "quintet-fuzz",
     dependencies: [
         .package(name: "quintet", path: ".."),
-        // ByteBuffer, for the Icecast sniffer's end-of-head search (already in the graph).
+        // ByteBuffer and HTTP1Channel, for the Icecast sniffer's end-of-head search (both are
+        // already in the graph through the root package).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // libFuzzer's driver for SwiftPM executables.
@@ -34,6 +36,7 @@ let package = Package(
         .executableTarget(name: "FuzzIcecastHead", dependencies: [
             "FuzzDriver", .product(name: "QuintetServer", package: "quintet"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
         ]),
         .executableTarget(name: "FuzzCrowdJSON", dependencies: ["FuzzDriver", .product(name: "QuintetServer", package: "quintet")]),
         .executableTarget(name: "FuzzFormFields", dependencies: ["FuzzDriver", .product(name: "QuintetServer", package: "quintet")]),

@@ -162,6 +162,10 @@ struct IcecastHeadTests {
         #expect(IcecastSniffer<HTTP1Channel>.headEnd(ByteBuffer(string: text).readableBytesView) == text.utf8.count)
         #expect(IcecastSniffer<HTTP1Channel>.headEnd(ByteBuffer(string: "GET / HTTP/1.0\n\nabc").readableBytesView) == 16)
         #expect(IcecastSniffer<HTTP1Channel>.headEnd(ByteBuffer(string: "GET / HTTP/1.0\r\nA: b\r\n").readableBytesView) == nil)
+        // Found by FuzzIcecastHead: a line feed as the first byte read the byte before the buffer.
+        #expect(IcecastSniffer<HTTP1Channel>.headEnd(ByteBuffer(bytes: [0x0A, 0, 0, 0x25, 0xDF]).readableBytesView) == nil)
+        #expect(IcecastSniffer<HTTP1Channel>.headEnd(ByteBuffer(string: "\n\n").readableBytesView) == 2)
+        #expect(IcecastSniffer<HTTP1Channel>.headEnd(ByteBuffer(string: "\r\n\r\n").readableBytesView) == 4)
         #expect(IcecastRequestHead(Array("get / HTTP/1.0\r\n\r\n".utf8)) == nil)
         #expect(IcecastRequestHead(Array("GET /\r\n\r\n".utf8)) == nil)
         #expect(IcecastRouting.isIcecast(method: "GET", path: "/live/x.mp3"))

@@ -1,4 +1,5 @@
 import FuzzDriver
+import HummingbirdCore
 import NIOCore
 @testable import QuintetServer
 

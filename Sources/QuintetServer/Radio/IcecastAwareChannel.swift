@@ -175,7 +175,8 @@ final class IcecastSniffer<Inner: ServerChildChannel>: ChannelInboundHandler, Re
         var index = 0
         for byte in view {
             if byte == UInt8(ascii: "\n") {
-                if previousNewline == index - 1 || previousNewline == index - 2
+                // (`index >= 1`: a line feed as the very first byte has no byte before it.)
+                if previousNewline == index - 1 || index >= 1 && previousNewline == index - 2
                     && view[view.index(view.startIndex, offsetBy: index - 1)] == UInt8(ascii: "\r") {
                     return index + 1
                 }
