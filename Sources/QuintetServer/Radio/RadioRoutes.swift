@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import QuintetStore
 import Radio
+import WireFormats
 
 /// The radio's podcast side and its JSON API (docs/radio.md, "Podcast feed and downloads"):
 ///
@@ -195,15 +196,14 @@ public enum RadioRoutes {
             let etag = "\"\(String(size, radix: 16))-\(String(facts.modified, radix: 16))\""
             var headers: HTTPFields = [
                 .contentType: episode.contentType, .acceptRanges: "bytes", .eTag: etag,
-                .lastModified: MediaResponder.httpDate(modified),
+                .lastModified: UTCDate.http(modified),
                 .cacheControl: episode.state == .published ? "public, max-age=3600" : "private, no-cache",
             ]
             // If-Range with another validator: the file changed, send it whole (RFC 9110 §13.1.5).
-            let ifRange = request.headers[.ifRange]
-            let rangeHeader = (ifRange == nil || ifRange == etag || ifRange == MediaResponder.httpDate(modified))
-                ? request.headers[.range] : nil
+            let rangeHeader = request.headers[.range]
             var range: ClosedRange<Int64>?
-            switch ByteRangeAnswer(header: rangeHeader, length: size) {
+            switch ByteRangeAnswer(header: rangeHeader, ifRange: request.headers[.ifRange], etag: etag,
+                                   lastModified: UTCDate.http(modified), length: size) {
             case .whole: break
             case .partial(let r): range = r
             case .unsatisfiable:
