@@ -1,3 +1,4 @@
+import AudioCore
 import Crowd
 import Foundation
 import Hummingbird
@@ -62,7 +63,7 @@ public enum QuintetApplication {
         RunnerRoutes.addCadence(to: router, maxUploadBytes: maxUploadBytes, limiter: limiter)
         let auth = auth ?? Authenticator(database: database)
         SessionRoutes.add(to: router, auth: auth)
-        RadioRoutes.add(to: router, radio: RadioStore(database: database), auth: auth, publicURL: publicURL)
+        RadioRoutes.add(to: router, radio: RadioStore(database: database, decoder: AudioFileDecoder()), auth: auth, publicURL: publicURL)
         if let crowd { CrowdRoutes.add(to: router, configuration: crowd) }
         if let library {
             let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)
@@ -97,7 +98,7 @@ public enum QuintetApplication {
         if let password = try createFirstAdmin(users: auth.users, password: configuration.adminPassword) {
             onAdminCreated(password)
         }
-        RadioRecovery.run(RadioStore(database: database), logger: logger)
+        RadioRecovery.run(RadioStore(database: database, decoder: AudioFileDecoder()), logger: logger)
         let library = LibraryService(database: database, libraryDirectory: configuration.libraryDirectory, logger: logger)
         var radioConfiguration = LiveRadio.Configuration()
         radioConfiguration.batchInterval = .milliseconds(Int64(configuration.radioBatchMilliseconds))
@@ -178,7 +179,7 @@ extension QuintetApplication {
 
     /// The shows the live server streams: from the shared database.
     static func makeRadioDirectory(database: QuintetDatabase) -> any RadioDirectory {
-        StoreRadioDirectory(store: RadioStore(database: database))
+        StoreRadioDirectory(store: RadioStore(database: database, decoder: AudioFileDecoder()))
     }
 }
 
