@@ -16,7 +16,7 @@ import WireFormats
 /// off event loops.
 ///
 /// ```swift
-/// let radio = RadioStore(database: database)
+/// let radio = RadioStore(database: database, decoder: AudioFileDecoder())
 /// let show = try radio.createShow(owner: admin.id!, RadioStore.NewShow(title: "Morning"))
 /// // a source connects to show.mount with user "source" and password show.streamKey:
 /// guard let show = try radio.authenticateSource(mount: "/live/morning.mp3", key: password) else { … }
@@ -270,7 +270,7 @@ public struct RadioStore: Sendable {
     }
 
     /// Ends a live episode: reads its file for the exact duration (frame count) and size,
-    /// computes waveform peaks when `computePeaks` (ffmpeg; nil if it is missing), and sets the
+    /// computes waveform peaks when `computePeaks` (with the store's decoder; none without one), and sets the
     /// state to `published` (or `recorded` when the show does not publish automatically).
     /// A file with no audio frames throws ``RadioStoreError/badAudio(_:)`` and leaves the
     /// episode live: delete it with ``deleteEpisode(id:)``.
