@@ -222,7 +222,10 @@ def test_sigterm_during_bpm_analysis(big_library, tmp_path):
     before, failed_before = bpm_rows(data)
     findings.note(f"after the stop: {len(before)} songs analysed, {len(failed_before)} failed, "
                   f"{SONGS - len(before) - len(failed_before)} pending")
-    assert ANALYSED_BEFORE_STOP <= len(before) < SONGS, "the analysis was not under way when the signal came"
+    # The generated songs are 1.5 s long: most have no tempo to find, and the analyser records
+    # them as failed (retried only when the file changes). Both are work done and kept.
+    done_before = set(before) | failed_before
+    assert ANALYSED_BEFORE_STOP <= len(done_before) < SONGS, "the analysis was not under way when the signal came"
     pending_at_stop = SONGS - len(before) - len(failed_before)
 
     second = start_server(data, ARTIFACTS / "shutdown-bpm-2.log", library_args(big_library))
@@ -237,22 +240,23 @@ def test_sigterm_during_bpm_analysis(big_library, tmp_path):
                          f"{pending_at_stop} when the first server stopped")
         # The queue carries on: the count of analysed songs grows past where it stopped.
         grown = until("the BPM analysis going on after the restart",
-                      lambda: (lambda s: s if SONGS - s["pending"] - s["failed"] > len(before) + len(failed_before)
+                      lambda: (lambda s: s if SONGS - s["pending"] > len(done_before)
                                else None)(get_json(second, "/api/library/bpm")),
                       timeout=60, interval=0.1)
         findings.note(f"BPM queue going on: {grown}")
     finally:
         if second.process.poll() is None:
             sigterm(second, findings, "during the resumed BPM analysis")
-    after, _ = bpm_rows(data)
-    lost = [song for song in before if song not in after]
+    after, failed_after = bpm_rows(data)
+    lost = [song for song in before if song not in after] + [song for song in failed_before if song not in failed_after]
     changed = [song for song in before if song in after and after[song] != before[song]]
     if lost:
-        findings.add(f"{len(lost)} songs analysed before the SIGTERM lost their BPM after the restart, e.g. {lost[:5]}")
+        findings.add(f"{len(lost)} songs analysed before the SIGTERM lost their BPM or failure mark after the restart, e.g. {lost[:5]}")
     if changed:
         findings.add(f"{len(changed)} songs analysed before the SIGTERM have another BPM after it, e.g. {changed[:5]}")
-    if len(after) <= len(before):
-        findings.add(f"the restart analysed nothing new: {len(before)} songs before, {len(after)} after")
+    if len(set(after) | failed_after) <= len(done_before):
+        findings.add(f"the restart analysed nothing new: {len(done_before)} songs done before, "
+                     f"{len(set(after) | failed_after)} after")
     findings.check()
 
 
