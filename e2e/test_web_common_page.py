@@ -13,6 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import REPO, open_page, severe_console_entries
+from test_radio_live import create_show, make_mp3, need_ffmpeg, start_source, wait_live
 
 WEB = REPO / "Web"
 WAIT = 15  # seconds
@@ -149,4 +150,29 @@ def test_library_page_announces_search_counts_not_the_view(server, browser):
     announcer = browser.find_element(By.CSS_SELECTOR, "#announcer")
     assert announcer.get_attribute("role") == "status"
     assert announcer.size["width"] <= 1 and announcer.size["height"] <= 1, "the announcer is visible"
+    assert severe_console_entries(browser) == []
+
+
+def test_radio_page_announces_a_change_of_what_is_live_not_the_list(server, browser, tmp_path):
+    need_ffmpeg()
+    show = create_show(server, "Announced Show")
+    mp3 = make_mp3(tmp_path / "live.mp3", 40, 550)
+    open_page(browser, server.url("/radio/"))
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#live").get_attribute("aria-busy") == "false",
+         "the live list did not load")
+    assert browser.find_element(By.CSS_SELECTOR, "#live-list").get_attribute("aria-live") is None
+    announced = lambda d: d.execute_script("return document.querySelector('#announcer').textContent")  # noqa: E731
+    assert announced(browser) == "", "the first answer is what the page shows, not a change to announce"
+    source = start_source(server, show, mp3)
+    try:
+        wait_live(server, show["mount"])
+        # The page asks every 10 s.
+        wait(browser, lambda d: re.fullmatch(r"\d+ broadcasts? live now\.", announced(d)),
+             f"no announcement of the broadcast: {announced(browser)!r}", timeout=25)
+        shown = browser.find_elements(By.CSS_SELECTOR, "#live-list li[data-mount]")
+        count = int(announced(browser).split()[0])
+        assert count == len(shown) >= 1
+    finally:
+        source.terminate()
+        source.wait(timeout=10)
     assert severe_console_entries(browser) == []
