@@ -105,7 +105,7 @@ def main(argv: list[str]) -> int:
             op_ok = "≤" if better == "lower" else "≥"
             value = ratios.get(key)
             if value is None:
-                print(f"  MISSING         {key:<{width}}  (the result has no such ratio)")
+                print(f"  {'MISSING':<26}  {key:<{width}}  (the result has no such ratio)")
                 problems.append(f"{name} {key}: missing from {rel(path)}")
                 continue
             limit = t["limit"]
@@ -125,7 +125,7 @@ def main(argv: list[str]) -> int:
                     else:
                         verdict += ", TARGET NOT MET"
                     problems.append(f"{name} {key}: {value:.3g} misses the issue's target {op_ok} {target:g}")
-            print(f"  {verdict:<14}  {key:<{width}}  {value:8.3f}   ({'; '.join(notes)}; {better} is better)")
+            print(f"  {verdict:<26}  {key:<{width}}  {value:8.3f}   ({'; '.join(notes)}; {better} is better)")
 
     print()
     for u in unchecked:
