@@ -12,8 +12,12 @@ cd "$(dirname "$0")/.."
 export BENCH_COMMAND=${BENCH_COMMAND:-"RUNS=${RUNS:-10} bash scripts/bench-cadence.sh $*"}
 export BENCH_LOAD_START=${BENCH_LOAD_START:-$(cut -d' ' -f1-3 /proc/loadavg)}
 runs=${RUNS:-10}
-swift build -c release --product quintet --static-swift-stdlib >/dev/null
-bin=.build/release/quintet
+# QUINTET_RELEASE_BIN=path measures that binary and builds nothing.
+bin=${QUINTET_RELEASE_BIN:-}
+if [ -z "$bin" ]; then
+    swift build -c release --product quintet --static-swift-stdlib >/dev/null
+    bin=.build/release/quintet
+fi
 log=$(mktemp -d)/run-60min-100Hz.csv
 trap 'rm -rf "$(dirname "$log")"' EXIT
 

@@ -24,8 +24,12 @@ if [ ! -x "$work/build/box2d_bench" ] || [ ! -x "$work/build/box2d3_bench" ]; th
     cp -r "$src"/. "$work"/
     (cd "$work" && ./setup.sh --with-v3)
 fi
-swift build -c release --product quintet --static-swift-stdlib >/dev/null
-bin=$PWD/.build/release/quintet
+# QUINTET_RELEASE_BIN=path (absolute) measures that binary and builds nothing.
+bin=${QUINTET_RELEASE_BIN:-}
+if [ -z "$bin" ]; then
+    swift build -c release --product quintet --static-swift-stdlib >/dev/null
+    bin=$PWD/.build/release/quintet
+fi
 out=$work/results
 python3 "$work/run_all.py" --repeat "$repeat" --out "$out" \
     --engine swift="$bin physics run {scene} --json"
