@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz clean
+.PHONY: run build test e2e sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -31,6 +31,12 @@ test: bootstrap
 # Only the e2e suite (real server, real Chromium), against an existing debug build.
 e2e: bootstrap
 	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
+
+# The server, crowd, radio and library Swift tests under ThreadSanitizer, then AddressSanitizer
+# (scratch folders .build-tsan and .build-asan; never part of `make test`). SANITIZERS=thread or
+# address for one; SANITIZE_FILTER for other tests. A recorded run: docs/sanitize.md.
+sanitize: bootstrap
+	bash scripts/sanitize.sh
 
 # Install missing system packages (ffmpeg, chromium, chromedriver) and the e2e venv.
 bootstrap:

@@ -327,10 +327,10 @@ public enum RadioRoutes {
                             body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
         }
 
-        /// Runs blocking store work off the server's threads; store errors become HTTP errors.
+        /// Runs blocking store work on the blocking pool (``Blocking``); store errors become HTTP errors.
         func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
             do {
-                return try await Task.detached(priority: .userInitiated) { try body() }.value
+                return try await Blocking.run(body)
             } catch let error as RadioStoreError {
                 switch error {
                 case .showNotFound, .episodeNotFound: throw APIError(.notFound, message: error.description)
