@@ -118,6 +118,8 @@ let package = Package(
                 "Crowd", "CrowdPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                // AuthRequestContext, AuthenticatorMiddleware (App/QuintetRequestContext.swift).
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -161,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "QuintetServerTests",
             dependencies: [
-                "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore", "Cadence", "Radio", "Crowd",
+                "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore", "Cadence", "Radio", "Crowd", grdb,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
