@@ -47,7 +47,7 @@ done
 
 echo "fuzz-api: schemathesis against $base/api/openapi.json for ${seconds}s"
 status=0
-"$venv/bin/st" run "$base/api/openapi.json" --config-file scripts/fuzz-api.toml \
+"$venv/bin/st" --config-file scripts/fuzz-api.toml run "$base/api/openapi.json" \
     --checks all --auth "admin:$password" --max-time "$seconds" --workers 2 \
     --report junit,pytest --report-dir "$work/report" || status=$?
 if grep -q "unhandled error" "$work/server.log"; then

@@ -122,7 +122,7 @@ struct SubsonicTests {
             // A failed sign-in is 40 whatever the reason: an unknown name, or a user without a
             // sealed password (41 would tell that the name exists).
             #expect(try await Self.call(client, "ping", auth: "u=nobody&t=\(token)&s=\(salt)").errorCode() == 40)
-            try server.library.catalog.database.pool.write { db in
+            try await server.library.catalog.database.pool.write { db in
                 try db.execute(sql: "UPDATE users SET password_sealed = NULL WHERE name = 'ada'")
             }
             #expect(try await Self.call(client, "ping", auth: "u=ada&t=\(token)&s=\(salt)").errorCode() == 40)

@@ -25,8 +25,7 @@ enum SessionRoutes {
     }
 
     static func add(to router: Router<QuintetRequestContext>, auth: Authenticator) {
-        let session = router.group("api/session").addSignIn(auth, required: false)
-        session.post { request, context -> Response in
+        router.post("api/session") { request, context -> Response in
             let body = try await request.decode(as: SignIn.self, context: context)
             guard body.name.utf8.count <= 256, body.password.utf8.count <= 1024,
                   let user = try await auth.user(name: body.name, password: body.password) else {
@@ -39,11 +38,12 @@ enum SessionRoutes {
                                       secure: false, httpOnly: true, sameSite: .strict))
             return response
         }
-        session.get { _, context -> Response in
+        // Only this route reads who is signed in (sign-in and sign-out need no user).
+        router.group("api/session").addSignIn(auth, required: false).get { _, context -> Response in
             guard let user = context.identity else { return try APIJSON.response(NoSession()) }
             return try APIJSON.response(view(user))
         }
-        session.delete { request, _ -> Response in
+        router.delete("api/session") { request, _ -> Response in
             if let token = request.cookies[Authenticator.cookieName]?.value {
                 let sessions = auth.sessions
                 try await Blocking.run { try sessions.delete(token: token) }
