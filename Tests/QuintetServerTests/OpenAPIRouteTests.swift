@@ -103,7 +103,7 @@ struct OpenAPIRouteTests {
             }
             try await client.execute(uri: "/api/library/songs/12", method: .delete) { response in
                 #expect(response.status == .methodNotAllowed)
-                #expect(response.headers[.init("Allow")!] == "GET, HEAD")
+                #expect(response.headers[.init("Allow")!] == "GET")
             }
             try await client.execute(uri: "/api/no/such/thing", method: .get) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/api/crowd/reports", method: .post, body: ByteBuffer(string: "{}")) {
@@ -142,7 +142,7 @@ struct OpenAPIRouteTests {
         let comment = ((schemas?["Report"] as? [String: Any])?["properties"] as? [String: Any])?["comment"] as? [String: Any]
         let pattern = try NSRegularExpression(pattern: try #require(comment?["pattern"] as? String))
         for text in ["plain text", "a<b", "a>b", "\u{0}", "tab\there", "line\nbreak", "\u{1F}", "\u{7F}", "\u{85}", "\u{9F}",
-                     "\u{A0}nbsp", "🎉👍🏽 café", "&lt;fine&gt;"] {
+                     "\u{A0}nbsp", "🎉👍🏽 café", "&lt;fine&gt;", "ends with a newline\n", "ends with NEL\u{85}"] {
             let schemaAccepts = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
             let serverAccepts = (try? CrowdRules.validate(comment: text)) != nil
             #expect(schemaAccepts == serverAccepts, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")

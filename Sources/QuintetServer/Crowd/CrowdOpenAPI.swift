@@ -110,7 +110,7 @@ public enum CrowdOpenAPI {
           "lon": { "$ref": "#/components/schemas/Longitude" },
           "age": { "type": ["integer", "null"], "minimum": 0, "maximum": 150, "description": "Optional; a report without it (or with null) makes the device's age unknown again." },
           "sex": { "type": ["string", "null"], "enum": ["m", "f", null], "description": "Optional; a report without it (or with null) makes the device's sex unknown again." },
-          "comment": { "type": ["string", "null"], "minLength": 1, "maxLength": 200, "pattern": "^[^<>\\u0000-\\u001f\\u007f-\\u009f]*$", "description": "Optional plain text (1 to 200 Unicode scalars; no control characters, no < or >), attached to the device's location after this report; null: no comment." },
+          "comment": { "type": ["string", "null"], "minLength": 1, "maxLength": 200, "pattern": "^[^<>\\u0000-\\u001f\\u007f-\\u009f]*(?![\\s\\S])", "description": "Optional plain text (1 to 200 Unicode scalars; no control characters, no < or >), attached to the device's location after this report; null: no comment." },
           "radius": { "anyOf": [{ "$ref": "#/components/schemas/Radius" }, { "type": "null" }], "description": "null: the default." },
           "min": { "anyOf": [{ "$ref": "#/components/schemas/MinPeople" }, { "type": "null" }], "description": "null: the default." },
           "max": { "anyOf": [{ "$ref": "#/components/schemas/MaxPeople" }, { "type": "null" }], "description": "null: the default." },

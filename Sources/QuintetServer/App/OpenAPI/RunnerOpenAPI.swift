@@ -244,7 +244,7 @@ enum RunnerOpenAPI {
       "required": false,
       "schema": {
        "type": "string",
-       "pattern": "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Yy][Ee][Ss]|[Nn][Oo]|1|0)?$"
+       "pattern": "^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Yy][Ee][Ss]|[Nn][Oo]|1|0)?(?![\\s\\S])"
       },
       "description": "true or false (also 1, 0, yes, no; any case). true aims 5 % faster."
      },
@@ -254,7 +254,7 @@ enum RunnerOpenAPI {
       "required": false,
       "schema": {
        "type": "string",
-       "pattern": "^([ \\t]*\\+?0*[1-9][0-9]{0,17}[ \\t]*)?(,([ \\t]*\\+?0*[1-9][0-9]{0,17}[ \\t]*)?)*$"
+       "pattern": "^([ \\t]*\\+?0*[1-9][0-9]{0,17}[ \\t]*)?(,([ \\t]*\\+?0*[1-9][0-9]{0,17}[ \\t]*)?)*(?![\\s\\S])"
       },
       "description": "Song ids already played, comma-separated."
      }
