@@ -31,13 +31,13 @@ public enum RadioRoutes {
         api.get("shows/{id}") { request, context in try await routes.show(request, context) }
         api.get("episodes") { request, context in try await routes.episodes(request, context) }
         api.get("episodes/{id}") { request, context in try await routes.episode(request, context) }
-        let files = router.group("radio").addSignIn(auth, required: false)
-        files.get("feeds/{id}.xml") { request, context in try await routes.feed(request, context) }
-        files.get("episodes/{id}.mp3") { request, context in try await routes.download(request, context) }
-        files.head("episodes/{id}.mp3") { request, context in try await routes.download(request, context) }
-        files.get("episodes/{id}.aac") { request, context in try await routes.download(request, context) }
-        files.head("episodes/{id}.aac") { request, context in try await routes.download(request, context) }
-        files.get("covers/{id}") { request, context in try await routes.cover(request, context) }
+        router.get("radio/feeds/{id}.xml") { request, context in try await routes.feed(request, context) }
+        router.get("radio/covers/{id}") { request, context in try await routes.cover(request, context) }
+        let files = router.group("radio/episodes").addSignIn(auth, required: false)
+        files.get("{id}.mp3") { request, context in try await routes.download(request, context) }
+        files.head("{id}.mp3") { request, context in try await routes.download(request, context) }
+        files.get("{id}.aac") { request, context in try await routes.download(request, context) }
+        files.head("{id}.aac") { request, context in try await routes.download(request, context) }
     }
 
     static func trimmedBase(_ url: String) -> String {
