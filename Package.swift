@@ -51,7 +51,9 @@ let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
 
 let package = Package(
     name: "quintet",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // macOS 15 / iOS 18: the standard library's Synchronization (Mutex, Atomic), the one kind of
+    // lock the package uses (docs/architecture.md, "Concurrency").
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "quintet", targets: ["quintet"]),
         // The portable cores as libraries: for other apps (an iOS client) and for Fuzz/.

@@ -11,12 +11,22 @@ public struct DecodeOptions: Sendable, Equatable {
     public var start: Double
     /// Seconds to decode at most, or nil for all.
     public var maxDuration: Double?
+    /// Stops the decode when cancelled (an ffmpeg child is terminated at once); the decoder
+    /// then throws `CancellationError`. Not part of equality: it says how, not what.
+    public var cancellation: CancellationFlag?
 
-    public init(sampleRate: Double? = nil, channelCount: Int? = nil, start: Double = 0, maxDuration: Double? = nil) {
+    public init(sampleRate: Double? = nil, channelCount: Int? = nil, start: Double = 0, maxDuration: Double? = nil,
+                cancellation: CancellationFlag? = nil) {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.start = start
         self.maxDuration = maxDuration
+        self.cancellation = cancellation
+    }
+
+    public static func == (lhs: DecodeOptions, rhs: DecodeOptions) -> Bool {
+        lhs.sampleRate == rhs.sampleRate && lhs.channelCount == rhs.channelCount && lhs.start == rhs.start
+            && lhs.maxDuration == rhs.maxDuration
     }
 
     /// Mono at the given rate: what analysis (tempo, peaks) usually wants.

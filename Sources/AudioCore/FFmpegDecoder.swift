@@ -37,8 +37,9 @@ public struct FFmpegDecoder: AudioDecoding {
 
     /// Runs ffmpeg with `arguments` (after `-nostdin -loglevel error`), for callers that
     /// encode or convert; throws `AudioError.decodingFailed` with ffmpeg's last error line.
-    public func run(_ arguments: [String]) throws {
-        let result = try Subprocess.run(ffmpegPath, ["-nostdin", "-loglevel", "error"] + arguments)
+    /// Once `cancellation` is cancelled ffmpeg is terminated and this throws `CancellationError`.
+    public func run(_ arguments: [String], cancellation: CancellationFlag? = nil) throws {
+        let result = try Subprocess.run(ffmpegPath, ["-nostdin", "-loglevel", "error"] + arguments, cancellation: cancellation)
         guard result.status == 0 else { throw AudioError.decodingFailed("ffmpeg failed: \(result.errorSummary)") }
     }
 
@@ -85,6 +86,7 @@ public struct FFmpegDecoder: AudioDecoding {
         precondition(rate > 0, "decode options need a positive sample rate")
         let channels = native.channelCount
         let channelOptions = DecodeOptions(channelCount: options.channelCount)
+        try options.cancellation?.check()
         var args = ["-nostdin", "-hide_banner", "-loglevel", "error"]
         if options.start > 0 { args += ["-ss", String(options.start)] }
         args += ["-i", url.path]
@@ -98,7 +100,7 @@ public struct FFmpegDecoder: AudioDecoding {
             try body(buffer.converted(to: channelOptions))
             pending.removeFirst(byteCount)
         }
-        let status = try Subprocess.stream(ffmpegPath, args) { data in
+        let status = try Subprocess.stream(ffmpegPath, args, cancellation: options.cancellation) { data in
             pending.append(data)
             let usable = pending.count / frameBytes * frameBytes
             if usable >= chunkFrames * frameBytes { try deliver(usable) }

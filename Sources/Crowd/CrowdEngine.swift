@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Read-only counters of an engine's state, for metrics and the CLI.
 public struct CrowdEngineStats: Sendable, Hashable {
@@ -37,19 +38,22 @@ public enum CrowdEngineError: Error, Sendable, CustomStringConvertible {
 /// index (``CrowdGrid``), stored in SQLite.
 ///
 /// Answers come from memory; the database is the truth at start-up (`init` loads everything).
-/// Changes are written by one writer thread that commits whatever is pending in one
-/// transaction (group commit); ``report(_:now:)`` returns only once its change is committed, so
-/// an acknowledged report survives `kill -9`. Searches and location reads never wait for the
-/// disk. Call ``close()`` when done: it writes what is pending and stops the writer.
-public final class CrowdEngine: CrowdService, @unchecked Sendable {
+/// Changes are written by a group commit (``CrowdCommitQueue``): whatever is pending goes in
+/// one transaction on a serial queue of the engine's own; ``report(_:now:)`` returns only once
+/// its change is committed, so an acknowledged report survives `kill -9`. Searches and
+/// location reads never wait for the disk. Call ``close()`` when done: it writes what is
+/// pending and closes the database (the server's crowd service does, at shutdown).
+public final class CrowdEngine: CrowdService, Sendable {
     /// The settings the answers follow.
     public let settings: CrowdSettings
 
-    private let lock = NSLock()
-    private var state: CrowdState
-    private let store: any CrowdStore
+    private struct Guarded: ~Copyable {
+        var state: CrowdState
+        var isClosed = false
+    }
+
+    private let guarded: Mutex<Guarded>
     private let commits: CrowdCommitQueue
-    private var isClosed = false
 
     /// Opens (or creates) the SQLite file at `databasePath` (normally `crowd.sqlite` in the data
     /// folder), migrates it and loads the whole state into memory.
@@ -64,19 +68,18 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
 
     init(store: any CrowdStore, settings: CrowdSettings, cellsPerDegree: Int = 1000) throws {
         self.settings = settings
-        self.store = store
         var state = CrowdState(settings: settings, cellsPerDegree: cellsPerDegree)
         let next = try store.load(
             location: { state.loadLocation($0) },
             device: { state.loadDevice(key: $0, locationID: $1, lastSeen: $2, age: $3, sex: $4) },
             comment: { state.loadComment($0) })
         state.finishLoading(nextLocationID: next.nextLocationID, nextCommentID: next.nextCommentID)
-        self.state = state
+        guarded = Mutex(Guarded(state: state))
         commits = CrowdCommitQueue(store: store)
-        // The writer holds the engine weakly: an engine dropped without `close()` ends it.
-        commits.start { [weak self] in
+        // The queue holds the engine weakly: an engine dropped without `close()` ends it.
+        commits.start { [weak self] statistics in
             guard let self else { return nil }
-            return self.lock.withLock { (self.state.takeBatch(), self.state.changeNumber) }
+            return self.guarded.withLock { ($0.state.takeBatch(statistics: statistics), $0.state.changeNumber) }
         }
         // Write back whatever loading corrected (orphans, recomputed statistics).
         commits.request(upTo: 0, force: true)
@@ -84,8 +87,8 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
 
     /// Counts of what the engine holds now (devices not yet expired included until the next call).
     public var stats: CrowdEngineStats {
-        lock.withLock {
-            CrowdEngineStats(devices: state.deviceCount, locations: state.locationCount, comments: state.commentCount)
+        guarded.withLock {
+            CrowdEngineStats(devices: $0.state.deviceCount, locations: $0.state.locationCount, comments: $0.state.commentCount)
         }
     }
 
@@ -99,10 +102,10 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
             throw CrowdValidationError(field: "device", reason: "the device key must be 1 to 32 bytes")
         }
         let time = now.timeIntervalSinceReferenceDate
-        let (result, change) = try lock.withLock { () throws -> (CrowdReportResult, UInt64) in
-            guard !isClosed else { throw CrowdEngineError.closed }
-            let result = state.report(report, id: id, now: time)
-            return (result, state.changeNumber)
+        let (result, change) = try guarded.withLock { guarded throws(CrowdEngineError) -> (CrowdReportResult, UInt64) in
+            guard !guarded.isClosed else { throw CrowdEngineError.closed }
+            let result = guarded.state.report(report, id: id, now: time)
+            return (result, guarded.state.changeNumber)
         }
         try await commits.wait(for: change)
         return result
@@ -112,10 +115,10 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
     public func search(_ search: CrowdSearch, now: Date) async throws -> CrowdSearchResult {
         try CrowdRules.validate(search)
         let time = now.timeIntervalSinceReferenceDate
-        let (result, change) = try lock.withLock { () throws -> (CrowdSearchResult, UInt64?) in
-            guard !isClosed else { throw CrowdEngineError.closed }
-            let changed = state.expire(now: time)
-            return (state.search(search), changed ? state.changeNumber : nil)
+        let (result, change) = try guarded.withLock { guarded throws(CrowdEngineError) -> (CrowdSearchResult, UInt64?) in
+            guard !guarded.isClosed else { throw CrowdEngineError.closed }
+            let changed = guarded.state.expire(now: time)
+            return (guarded.state.search(search), changed ? guarded.state.changeNumber : nil)
         }
         if let change { commits.request(upTo: change) }
         return result
@@ -125,155 +128,167 @@ public final class CrowdEngine: CrowdService, @unchecked Sendable {
     /// first); nil when there is none with that id or it is below the minimum group.
     public func location(id: Int64, now: Date) async throws -> CrowdLocationDetail? {
         let time = now.timeIntervalSinceReferenceDate
-        let (result, change) = try lock.withLock { () throws -> (CrowdLocationDetail?, UInt64?) in
-            guard !isClosed else { throw CrowdEngineError.closed }
-            let changed = state.expire(now: time)
-            return (state.detail(id: id), changed ? state.changeNumber : nil)
+        let (result, change) = try guarded.withLock { guarded throws(CrowdEngineError) -> (CrowdLocationDetail?, UInt64?) in
+            guard !guarded.isClosed else { throw CrowdEngineError.closed }
+            let changed = guarded.state.expire(now: time)
+            return (guarded.state.detail(id: id), changed ? guarded.state.changeNumber : nil)
         }
         if let change { commits.request(upTo: change) }
         return result
     }
 
     deinit {
-        // Dropped without `close()`: stop the writer (what was pending may not be written);
+        // Dropped without `close()`: pending waiters fail (what was pending may not be written);
         // the database closes as the store goes.
-        if !isClosed { commits.stop() }
+        commits.abandon()
     }
 
-    /// Writes what is pending, stops the writer and closes the database. Later calls throw
-    /// ``CrowdEngineError/closed``.
+    /// Writes what is pending (the locations' statistics refreshed once), waits for the queue
+    /// and closes the database. Later calls throw ``CrowdEngineError/closed``.
     public func close() {
-        let first = lock.withLock { () -> Bool in
-            defer { isClosed = true }
-            return !isClosed
+        let first = guarded.withLock { guarded -> Bool in
+            defer { guarded.isClosed = true }
+            return !guarded.isClosed
         }
         guard first else { return }
-        commits.stop()
-        // The locations' statistics, refreshed once (loading recomputes them anyway).
-        let last = lock.withLock { state.takeBatch(statistics: true) }
-        if !last.isEmpty { try? store.apply(last) }
-        try? store.close()
+        commits.close()
     }
 }
 
-/// The group commit: one thread writes everything pending in one transaction and wakes the
-/// reports whose change it covered.
+/// The group commit: everything pending is written in one transaction on a serial queue of
+/// its own, and the reports whose change it covered are woken. A round is scheduled when
+/// something is asked for and none is under way; while one runs, requests gather for the
+/// next. There is no thread to stop: at rest nothing runs.
+///
+/// `@unchecked Sendable`: `store` (a GRDB connection, not Sendable) is touched only on `writes`.
 final class CrowdCommitQueue: @unchecked Sendable {
-    private let condition = NSCondition()
+    private struct State {
+        /// Highest change number someone asked to have written.
+        var requested: UInt64 = 0
+        /// Every change up to this number is committed.
+        var committed: UInt64 = 0
+        var forced = false
+        /// A round is queued or running on `writes`.
+        var scheduled = false
+        var waiters: [(change: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        var failure: CrowdEngineError?
+        var stopped = false
+
+        /// Whether there is work for a round.
+        var due: Bool { !stopped && (forced || (requested > committed && failure == nil)) }
+    }
+
+    private let state = Mutex(State())
     private let store: any CrowdStore
-    /// Highest change number someone asked to have written.
-    private var requested: UInt64 = 0
-    /// Every change up to this number is committed.
-    private var committed: UInt64 = 0
-    private var forced = false
-    private var waiters: [(change: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-    private var failure: CrowdEngineError?
-    private var stopping = false
-    private var stopped = false
-    private var writer: Thread?
+    private let writes = DispatchQueue(label: "quintet.crowd.writes", qos: .userInitiated)
+    private let snapshot = Mutex<(@Sendable (_ statistics: Bool) -> (CrowdChangeBatch, UInt64)?)?>(nil)
 
     init(store: any CrowdStore) {
         self.store = store
     }
 
-    /// Starts the writer thread; `snapshot` answers (under the engine's lock) the batch of
-    /// pending changes and the change number it covers.
-    func start(snapshot: @escaping @Sendable () -> (CrowdChangeBatch, UInt64)?) {
-        let thread = Thread { [self] in self.run(snapshot: snapshot) }
-        thread.name = "crowd-writer"
-        condition.lock()
-        writer = thread
-        condition.unlock()
-        thread.start()
+    /// Sets how a round takes its batch: `snapshot` answers (under the engine's lock) the
+    /// pending changes and the change number they cover, or nil once the engine is gone.
+    func start(snapshot: @escaping @Sendable (_ statistics: Bool) -> (CrowdChangeBatch, UInt64)?) {
+        self.snapshot.withLock { $0 = snapshot }
     }
 
     /// Asks for everything up to `change` to be written, without waiting.
     func request(upTo change: UInt64, force: Bool = false) {
-        condition.lock()
-        if change > requested { requested = change }
-        if force { forced = true }
-        condition.signal()
-        condition.unlock()
+        let schedule = state.withLock { state -> Bool in
+            if change > state.requested { state.requested = change }
+            if force { state.forced = true }
+            guard state.due, !state.scheduled else { return false }
+            state.scheduled = true
+            return true
+        }
+        if schedule { writes.async { self.round() } }
     }
 
     /// Returns once every change up to `change` is committed.
     func wait(for change: UInt64) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            condition.lock()
-            if committed >= change {
-                condition.unlock()
-                continuation.resume()
-            } else if let failure {
-                condition.unlock()
-                continuation.resume(throwing: failure)
-            } else if stopped {
-                condition.unlock()
-                continuation.resume(throwing: CrowdEngineError.closed)
-            } else {
-                waiters.append((change, continuation))
-                if change > requested { requested = change }
-                condition.signal()
-                condition.unlock()
+            enum Outcome { case done, failed(CrowdEngineError), waiting(schedule: Bool) }
+            let outcome = state.withLock { state -> Outcome in
+                if state.committed >= change { return .done }
+                if let failure = state.failure { return .failed(failure) }
+                if state.stopped { return .failed(.closed) }
+                state.waiters.append((change, continuation))
+                if change > state.requested { state.requested = change }
+                guard state.due, !state.scheduled else { return .waiting(schedule: false) }
+                state.scheduled = true
+                return .waiting(schedule: true)
+            }
+            switch outcome {
+            case .done: continuation.resume()
+            case .failed(let error): continuation.resume(throwing: error)
+            case .waiting(let schedule): if schedule { writes.async { self.round() } }
             }
         }
     }
 
-    /// Writes what is pending and ends the thread; returns when it has.
-    func stop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        // On the writer itself (the engine's last reference went away there): just ask.
-        if Thread.current !== writer {
-            while !stopped { condition.wait() }
+    /// Writes what is pending, fails the waiters left, and closes the store; returns when done.
+    /// Never called on `writes` itself.
+    func close() {
+        writes.sync {
+            _ = commit(statistics: true)
+            let orphans = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+                state.stopped = true
+                defer { state.waiters.removeAll() }
+                return state.waiters.map(\.continuation)
+            }
+            for continuation in orphans { continuation.resume(throwing: CrowdEngineError.closed) }
+            try? store.close()
         }
-        condition.unlock()
     }
 
-    private func run(snapshot: @Sendable () -> (CrowdChangeBatch, UInt64)?) {
-        while true {
-            condition.lock()
-            while requested <= committed || failure != nil, !forced, !stopping { condition.wait() }
-            let stop = stopping
-            forced = false
-            let failedBefore = failure != nil
-            condition.unlock()
+    /// The engine went away without `close()`: no more rounds; waiters fail.
+    func abandon() {
+        let orphans = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            state.stopped = true
+            defer { state.waiters.removeAll() }
+            return state.waiters.map(\.continuation)
+        }
+        for continuation in orphans { continuation.resume(throwing: CrowdEngineError.closed) }
+    }
 
-            guard let (batch, upTo) = snapshot() else {
-                // The engine is gone.
-                condition.lock()
-                stopped = true
-                let orphans = waiters.map(\.continuation)
-                waiters.removeAll()
-                condition.broadcast()
-                condition.unlock()
-                for continuation in orphans { continuation.resume(throwing: CrowdEngineError.closed) }
-                return
-            }
-            var error: CrowdEngineError?
-            if !batch.isEmpty, !failedBefore {
-                do { try store.apply(batch) } catch let e { error = .storage(String(describing: e)) }
-            }
+    /// One round on `writes`: commit, wake, and go again while more was asked for meanwhile.
+    private func round() {
+        while commit(statistics: false) {}
+    }
 
-            condition.lock()
-            if let error, failure == nil { failure = error }
-            if failure == nil, upTo > committed { committed = upTo }
-            var ready: [CheckedContinuation<Void, any Error>] = []
-            var failed: [CheckedContinuation<Void, any Error>] = []
-            waiters.removeAll { waiter in
-                if waiter.change <= committed { ready.append(waiter.continuation); return true }
-                if failure != nil || stop { failed.append(waiter.continuation); return true }
+    /// Writes the pending batch and wakes the waiters it covers; true when another round is
+    /// due at once (then `scheduled` stays set).
+    private func commit(statistics: Bool) -> Bool {
+        let failedBefore = state.withLock { state -> Bool? in
+            guard !state.stopped else { state.scheduled = false; return nil }
+            state.forced = false
+            return state.failure != nil
+        }
+        guard let failedBefore, let take = snapshot.withLock({ $0 }), let (batch, upTo) = take(statistics) else {
+            abandon()
+            return false
+        }
+        var error: CrowdEngineError?
+        if !batch.isEmpty, !failedBefore {
+            do { try store.apply(batch) } catch let e { error = .storage(String(describing: e)) }
+        }
+        var ready: [CheckedContinuation<Void, any Error>] = []
+        var failed: [CheckedContinuation<Void, any Error>] = []
+        let (failure, again) = state.withLock { state -> (CrowdEngineError?, Bool) in
+            if let error, state.failure == nil { state.failure = error }
+            if state.failure == nil, upTo > state.committed { state.committed = upTo }
+            state.waiters.removeAll { waiter in
+                if waiter.change <= state.committed { ready.append(waiter.continuation); return true }
+                if state.failure != nil { failed.append(waiter.continuation); return true }
                 return false
             }
-            let failureNow = failure
-            if stop {
-                stopped = true
-                condition.broadcast()
-            }
-            condition.unlock()
-            for continuation in ready { continuation.resume() }
-            for continuation in failed { continuation.resume(throwing: failureNow ?? CrowdEngineError.closed) }
-            if stop { return }
+            let again = state.due
+            if !again { state.scheduled = false }
+            return (state.failure, again)
         }
+        for continuation in ready { continuation.resume() }
+        for continuation in failed { continuation.resume(throwing: failure ?? CrowdEngineError.closed) }
+        return again
     }
 }

@@ -1,5 +1,7 @@
+import AudioCore
 import Foundation
 import GRDB
+import Synchronization
 import Tempo
 
 /// Gives every song a BPM: songs whose files carry none (no TBPM, BPM or tmpo tag) are
@@ -51,8 +53,12 @@ public final class BPMQueue: Sendable {
     }
 
     /// Analyses the next song without a BPM; returns its id, or nil when none is left.
+    /// Blocking (a decode and an analysis, a second or so). Once `cancellation` is cancelled
+    /// the decode stops, nothing is stored (the song stays pending) and it throws
+    /// `CancellationError`.
     @discardableResult
-    public func analyzeNext() throws -> Int64? {
+    public func analyzeNext(cancellation: CancellationFlag? = nil) throws -> Int64? {
+        try cancellation?.check()
         guard let row = try catalog.database.pool.read({ db in
             try Row.fetchOne(db, sql: "SELECT id, path, mtime FROM library_song WHERE \(Self.pendingClause) ORDER BY id LIMIT 1")
         }) else { return nil }
@@ -61,10 +67,14 @@ public final class BPMQueue: Sendable {
         defer { state.end() }
         let bpm: Double?
         do {
-            bpm = try analyzer.estimate(fileAt: try catalog.fileURL(relative: path)).bpm
+            bpm = try analyzer.estimate(fileAt: try catalog.fileURL(relative: path), cancellation: cancellation).bpm
+        } catch let error as CancellationError {
+            throw error
         } catch {
             bpm = nil
         }
+        // A decode cut short by cancellation may look like a failure: store nothing then.
+        try cancellation?.check()
         try catalog.database.pool.write { db in
             if let bpm {
                 try db.execute(sql: "UPDATE library_song SET bpm = ?, bpm_source = 'analysis' WHERE id = ? AND mtime = ? AND bpm IS NULL",
@@ -78,12 +88,11 @@ public final class BPMQueue: Sendable {
     }
 }
 
-private final class LockedState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var analyzed = 0
-    private var current: String?
+/// The song being analysed and the count so far, shared with status readers.
+private final class LockedState: Sendable {
+    private let value = Mutex<(analyzed: Int, current: String?)>((0, nil))
 
-    func begin(_ path: String) { lock.lock(); current = path; lock.unlock() }
-    func end() { lock.lock(); current = nil; analyzed += 1; lock.unlock() }
-    func snapshot() -> (Int, String?) { lock.lock(); defer { lock.unlock() }; return (analyzed, current) }
+    func begin(_ path: String) { value.withLock { $0.current = path } }
+    func end() { value.withLock { $0.current = nil; $0.analyzed += 1 } }
+    func snapshot() -> (Int, String?) { value.withLock { ($0.analyzed, $0.current) } }
 }

@@ -1,6 +1,8 @@
+import AudioCore
 import Foundation
 import GRDB
 import MediaTags
+import Synchronization
 
 /// Where a scan stands; handed to the progress callback now and then and kept by the server
 /// for `GET /api/library/scan`.
@@ -66,7 +68,12 @@ public struct CatalogScanner: Sendable {
 
     /// Scans `root` into the catalog. A different root from the catalog's last one empties
     /// the catalog first. `progress` is called from the scanning thread.
-    public func scan(root: URL, progress: (ScanProgress) -> Void = { _ in }) throws -> ScanReport {
+    ///
+    /// Blocking. Once `cancellation` is cancelled the readers stop at the next file and the
+    /// scan throws `CancellationError` before its next write: every batch written so far is
+    /// committed whole, and the next scan goes on from there (unchanged files are skipped).
+    public func scan(root: URL, cancellation: CancellationFlag? = nil,
+                     progress: (ScanProgress) -> Void = { _ in }) throws -> ScanReport {
         let started = Date()
         var state = ScanProgress()
         func report(_ phase: ScanProgress.Phase) {
@@ -82,6 +89,7 @@ public struct CatalogScanner: Sendable {
         }
         try catalog.setRoot(rootURL)
         let walk = LibraryWalker.survey(root: rootURL)
+        try cancellation?.check()
         state.filesSeen = walk.files.count
         state.errors = walk.issues
         let previous = try catalog.database.pool.read { db in
@@ -106,13 +114,25 @@ public struct CatalogScanner: Sendable {
         }
         let pipeline = BatchPipeline(count: batches.count)
         let rootPath = rootURL.path
+        // The readers stop early when the scan is cancelled or the writer has failed; the
+        // scan does not return before they have all left (`readersDone`).
+        let readersStop = CancellationFlag()
+        let readersDone = DispatchSemaphore(value: 0)
+        defer {
+            if !batches.isEmpty {
+                readersStop.cancel()
+                readersDone.wait()
+            }
+        }
         if !batches.isEmpty {
             DispatchQueue.global(qos: .userInitiated).async {
+                defer { readersDone.signal() }
                 DispatchQueue.concurrentPerform(iterations: batches.count) { b in
                     var batch = ReadBatch()
                     var names = ScannedFile.NameCache()
                     batch.files.reserveCapacity(batches[b].count)
                     for file in batches[b] {
+                        if readersStop.isCancelled || cancellation?.isCancelled == true { break }
                         do {
                             let info = try MediaReader.read(path: rootPath + "/" + file.path, size: Int(file.size))
                             // Tags alone do not make a song (an MP3 cut inside its tag has
@@ -133,6 +153,7 @@ public struct CatalogScanner: Sendable {
         var writeSeconds = 0.0, writeCPUSeconds = 0.0
         for b in 0..<batches.count {
             let batch = pipeline.take(b)
+            try cancellation?.check()
             let t0 = Date()
             let c0 = Self.threadCPUSeconds()
             state.errors += batch.issues
@@ -147,6 +168,7 @@ public struct CatalogScanner: Sendable {
             state.songs += batch.files.filter { previous[$0.file.path] == nil }.count - failedKnown.count
             report(.reading)
         }
+        try cancellation?.check()
         report(.finishing)
         let t1 = Date()
         if changed {
@@ -247,26 +269,28 @@ struct ReadBatch: Sendable {
     var issues: [ScanIssue] = []
 }
 
-/// Batches filled by reader threads in any order, taken by the writer in order.
-private final class BatchPipeline: @unchecked Sendable {
-    private var slots: [ReadBatch?]
-    private let condition = NSCondition()
+/// Batches filled by reader threads in any order, taken by the writer in order: one slot
+/// and one semaphore per batch (every reader puts its batch, even one cut short, so the
+/// writer never waits for nothing).
+private final class BatchPipeline: Sendable {
+    private let slots: Mutex<[ReadBatch?]>
+    private let ready: [DispatchSemaphore]
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) {
+        slots = Mutex(Array(repeating: nil, count: count))
+        ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
+    }
 
     func put(_ index: Int, _ batch: ReadBatch) {
-        condition.lock()
-        slots[index] = batch
-        condition.broadcast()
-        condition.unlock()
+        slots.withLock { $0[index] = batch }
+        ready[index].signal()
     }
 
     func take(_ index: Int) -> ReadBatch {
-        condition.lock()
-        defer { condition.unlock() }
-        while slots[index] == nil { condition.wait() }
-        let results = slots[index]!
-        slots[index] = nil
-        return results
+        ready[index].wait()
+        return slots.withLock { slots in
+            defer { slots[index] = nil }
+            return slots[index]!
+        }
     }
 }

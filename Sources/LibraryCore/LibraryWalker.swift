@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -120,15 +121,12 @@ public enum LibraryWalker {
     }
 
     /// Folders seen so far, by device and inode, shared by the listing threads.
-    final class VisitedFolders: @unchecked Sendable {
-        private var seen: Set<[UInt64]> = []
-        private let lock = NSLock()
+    final class VisitedFolders: Sendable {
+        private let seen = Mutex(Set<[UInt64]>())
 
         /// True when the folder was not seen before.
         func insert(_ info: stat) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+            seen.withLock { $0.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted }
         }
     }
 
@@ -159,12 +157,11 @@ public enum LibraryWalker {
         }
     }
 
-    private final class ListingBox: @unchecked Sendable {
-        private var listings: [Listing]
-        private let lock = NSLock()
-        init(count: Int) { listings = Array(repeating: Listing(), count: count) }
-        func put(_ index: Int, _ listing: Listing) { lock.lock(); listings[index] = listing; lock.unlock() }
-        func take() -> [Listing] { lock.lock(); defer { lock.unlock() }; return listings }
+    private final class ListingBox: Sendable {
+        private let listings: Mutex<[Listing]>
+        init(count: Int) { listings = Mutex(Array(repeating: Listing(), count: count)) }
+        func put(_ index: Int, _ listing: Listing) { listings.withLock { $0[index] = listing } }
+        func take() -> [Listing] { listings.withLock { $0 } }
     }
 
     /// Lists one folder.

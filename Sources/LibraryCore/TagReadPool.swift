@@ -1,5 +1,6 @@
 import Foundation
 import MediaTags
+import Synchronization
 
 /// Reads the tags of many files on every core: the tag-reading half of a scan.
 public enum TagReadPool {
@@ -32,16 +33,14 @@ public enum TagReadPool {
 }
 
 /// Result slots written by many threads, each slot by one thread only.
-private final class ResultSlots: @unchecked Sendable {
-    private var slots: [TagReadPool.Result?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ value: TagReadPool.Result) { lock.lock(); slots[index] = value; lock.unlock() }
-    func values() -> [TagReadPool.Result] { slots.map { $0! } }
+private final class ResultSlots: Sendable {
+    private let slots: Mutex<[TagReadPool.Result?]>
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+    func set(_ index: Int, _ value: TagReadPool.Result) { slots.withLock { $0[index] = value } }
+    func values() -> [TagReadPool.Result] { slots.withLock { $0.map { $0! } } }
 }
 
-private final class DoneCounter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-    func add(_ n: Int) -> Int { lock.lock(); defer { lock.unlock() }; value += n; return value }
+private final class DoneCounter: Sendable {
+    private let value = Mutex(0)
+    func add(_ n: Int) -> Int { value.withLock { $0 += n; return $0 } }
 }

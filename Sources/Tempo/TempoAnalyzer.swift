@@ -33,10 +33,12 @@ public struct TempoAnalyzer: Sendable {
         self.decoder = decoder
     }
 
-    /// The tempo of the file at `url`. Throws `TempoError.unreadable` naming the cause.
-    public func estimate(fileAt url: URL) throws -> TempoEstimate {
+    /// The tempo of the file at `url`. Throws `TempoError.unreadable` naming the cause, or
+    /// `CancellationError` once `cancellation` is cancelled (the decoder stops at once).
+    public func estimate(fileAt url: URL, cancellation: CancellationFlag? = nil) throws -> TempoEstimate {
         let buffer: PCMBuffer
         var options = estimator.decodeOptions
+        options.cancellation = cancellation
         if options.sampleRate == nil, let rate = estimator.analysisRate, !AudioFileDecoder.hasWAVSignature(url) {
             options.sampleRate = rate // ffmpeg converts rates cheaply; WAV is read as it is
         }

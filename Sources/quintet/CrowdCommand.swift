@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crowd
 import Foundation
+import Synchronization
 import QuintetServer
 
 /// `quintet crowd …`: the Crowd's tools (docs/crowd.md).
@@ -107,9 +108,10 @@ struct CrowdSimulate: AsyncParsableCommand {
             } else {
                 let server = self.server ?? "http://127.0.0.1:8080"
                 let concurrency = self.concurrency ?? 8
-                part = try await Task.detached {
+                // Blocking HTTP client threads: waited for on the blocking pool.
+                part = try await Blocking.run {
                     try CrowdLoad.overHTTP(reports, server: server, concurrency: concurrency, progress: report)
-                }.value
+                }
             }
             summary.add(part)
             summary.seconds += part.seconds
@@ -165,13 +167,12 @@ struct CrowdStats: AsyncParsableCommand {
 }
 
 /// A progress line: rewritten in place on a terminal, plain lines otherwise (CI logs).
-final class ProgressLine: @unchecked Sendable {
-    private let lock = NSLock()
+final class ProgressLine: Sendable {
     private let terminal = isatty(STDERR_FILENO) != 0
-    private var shown = false
+    private let shown = Mutex(false)
 
     func show(_ text: String) {
-        lock.withLock {
+        shown.withLock { shown in
             let line = terminal ? "\r\u{1B}[K" + text : text + "\n"
             FileHandle.standardError.write(Data(line.utf8))
             shown = true
@@ -179,6 +180,6 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     func finish() {
-        lock.withLock { if terminal && shown { FileHandle.standardError.write(Data("\n".utf8)) } }
+        shown.withLock { if terminal && $0 { FileHandle.standardError.write(Data("\n".utf8)) } }
     }
 }

@@ -165,6 +165,6 @@ struct Serve: AsyncParsableCommand {
             // Written unbuffered so scripts waiting for this line see it at once.
             FileHandle.standardOutput.write(Data("Quintet \(QuintetVersion.current) listening on http://\(host):\(port)/ (data: \(dataPath))\n".utf8))
         }
-        try await app.runService()
+        try await QuintetApplication.runUntilSignalled(app, logger: Logger(label: "quintet"))
     }
 }

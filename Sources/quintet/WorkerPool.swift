@@ -1,45 +1,30 @@
 import Foundation
+import Synchronization
 
-/// Runs `count` jobs on `jobs` threads; returns how many reported failure.
+/// Runs `count` jobs, at most `jobs` at once (each worker takes the next index until none is
+/// left); returns how many reported failure. Blocks until every job is done.
 enum WorkerPool {
     static func run(count: Int, jobs: Int, _ work: @escaping @Sendable (Int) -> Bool) -> Int {
-        let state = Locked((next: 0, failures: 0))
-        let group = DispatchGroup()
-        for _ in 0..<min(jobs, count) {
-            group.enter()
-            Thread.detachNewThread {
-                while true {
-                    let index: Int? = state.withLock { s in
-                        guard s.next < count else { return nil }
-                        defer { s.next += 1 }
-                        return s.next
-                    }
-                    guard let index else { break }
-                    if work(index) { state.withLock { $0.failures += 1 } }
+        let state = Mutex((next: 0, failures: 0))
+        DispatchQueue.concurrentPerform(iterations: max(0, min(jobs, count))) { _ in
+            while true {
+                let index: Int? = state.withLock { s in
+                    guard s.next < count else { return nil }
+                    defer { s.next += 1 }
+                    return s.next
                 }
-                group.leave()
+                guard let index else { break }
+                if work(index) { state.withLock { $0.failures += 1 } }
             }
         }
-        group.wait()
         return state.withLock { $0.failures }
     }
 }
 
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock(); defer { lock.unlock() }
-        return body(&value)
-    }
-}
-
 /// Prints results in input order as soon as every earlier one is ready.
-final class OrderedPrinter: @unchecked Sendable {
-    private let state: Locked<(next: Int, pending: [Int: String])>
-    init(count: Int) { state = Locked((0, [:])) }
+final class OrderedPrinter: Sendable {
+    private let state = Mutex((next: 0, pending: [Int: String]()))
+    init(count: Int) {}
 
     func deliver(_ index: Int, _ line: String) {
         state.withLock { s in
@@ -54,12 +39,12 @@ final class OrderedPrinter: @unchecked Sendable {
 
 /// Progress of long work on standard error: a redrawn line on a terminal, plain lines
 /// (at most one a second) otherwise, with files per second and the time left.
-final class Progress: @unchecked Sendable {
+final class Progress: Sendable {
     private let total: Int
     private let enabled: Bool
     private let terminal = isatty(STDERR_FILENO) != 0
     private let start = Date()
-    private let state = Locked((done: 0, lastPrint: Date.distantPast))
+    private let state = Mutex((done: 0, lastPrint: Date.distantPast))
 
     init(total: Int, enabled: Bool) {
         self.total = total

@@ -33,7 +33,7 @@ final class CapturedLog: @unchecked Sendable {
 struct RequestLogTests {
     @Test("requests are logged by method and path; query strings (Subsonic passwords, tokens) never are")
     func noQueryStrings() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         let captured = CapturedLog()
         let logger = Logger(label: "test") { _ in CapturedLog.Handler(log: captured) }

@@ -99,7 +99,7 @@ struct RunnerRouteTests {
 
     @Test("GET /api/runner/next picks the library's song for a cadence: half time, sprint, modes, fallback, exclude")
     func next() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         let mp3 = try server.songID(path: "Band/Album/01.mp3") // TBPM=128; the FLAC has no BPM
         struct Answer: Decodable {

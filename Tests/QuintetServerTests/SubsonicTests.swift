@@ -67,7 +67,7 @@ struct SubsonicTests {
 
     @Test("ping in XML (namespace, status attributes) and JSON; .view suffix; POST form with + as space")
     func ping() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         try await Application(router: server.router).test(.router) { client in
             let xml = try await Self.call(client, "ping.view", json: false)
@@ -100,7 +100,7 @@ struct SubsonicTests {
 
     @Test("auth: missing parameters → 10, every failed sign-in → 40, enc: hex and token auth work, apiKey → 42")
     func auth() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         try await Application(router: server.router).test(.router) { client in
             #expect(try await Self.call(client, "ping", auth: "").errorCode() == 10)
@@ -136,7 +136,7 @@ struct SubsonicTests {
 
     @Test("getArtists, getArtist, getAlbum, getSong: shapes with bpm and path; XML and JSON agree")
     func browse() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         let mp3 = try server.songID(path: "Band/Album/01.mp3")
         let song = try server.library.catalog.song(id: mp3)
@@ -203,7 +203,7 @@ struct SubsonicTests {
 
     @Test("search3: words match songs, albums and artists; empty query lists everything; XML form")
     func search() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         try await Application(router: server.router).test(.router) { client in
             let found = try #require(try await Self.call(client, "search3", "query=glass+river").json()["searchResult3"] as? [String: Any])
@@ -219,7 +219,7 @@ struct SubsonicTests {
 
     @Test("hostile names are escaped in XML and JSON; a real parser reads them back")
     func escaping() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         let mp3 = try server.songID(path: "Band/Album/01.mp3")
         let hostile = #"Mix <&"'> ]]> & co"#
@@ -250,7 +250,7 @@ struct SubsonicTests {
 
     @Test("stream: the file's bytes, ranges, transcodes ffprobe reads; download; getCoverArt with sizes")
     func media() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         let mp3 = try server.songID(path: "Band/Album/01.mp3"), flac = try server.songID(path: "02.flac")
         let album = try server.library.catalog.song(id: mp3).albumID
@@ -289,7 +289,7 @@ struct SubsonicTests {
 
     @Test("playlists: create, list, read, update (rename, add, remove by index), replace, delete")
     func playlists() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         let mp3 = try server.songID(path: "Band/Album/01.mp3"), flac = try server.songID(path: "02.flac")
         try await Application(router: server.router).test(.router) { client in
@@ -323,7 +323,7 @@ struct SubsonicTests {
 
     @Test("star, getStarred2, unstar; scrobble counts plays (not for submission=false)")
     func starsAndPlays() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         let mp3 = try server.songID(path: "Band/Album/01.mp3")
         let song = try server.library.catalog.song(id: mp3)
@@ -358,7 +358,7 @@ struct SubsonicTests {
 
     @Test("hostile input gets Subsonic errors, never a crash")
     func hostileInput() async throws {
-        let server = try LibraryServer()
+        let server = try await LibraryServer()
         defer { server.remove() }
         try await Application(router: server.router).test(.router) { client in
             let cases: [(String, String, Int)] = [

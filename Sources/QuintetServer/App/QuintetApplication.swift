@@ -99,7 +99,7 @@ public enum QuintetApplication {
         if let password = try createFirstAdmin(users: auth.users, password: configuration.adminPassword) {
             onAdminCreated(password)
         }
-        RadioRecovery.run(RadioStore(database: database), logger: logger)
+        let recovered = RadioRecovery.run(RadioStore(database: database), logger: logger)
         let library = LibraryService(database: database, libraryDirectory: configuration.libraryDirectory, logger: logger)
         var radioConfiguration = LiveRadio.Configuration()
         radioConfiguration.batchInterval = .milliseconds(Int64(configuration.radioBatchMilliseconds))
@@ -112,12 +112,13 @@ public enum QuintetApplication {
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
                                 publicURL: configuration.publicURL, crowd: crowdRoutes)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
-        library.start()
         return Application(
             router: router,
             server: makeServer(webSocketRouter: makeWebSocketRouter(library: library, auth: auth), radio: radio),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Quintet"),
-            services: [DatabaseService(database: database, logger: logger, library: library),
+            services: [DatabaseService(database: database, logger: logger,
+                                       dependents: [library, RadioPeaksService(radio: RadioStore(database: database),
+                                                                               episodes: recovered, logger: logger)]),
                        CrowdLifecycleService(backend: crowd, logger: logger)],
             onServerRunning: { channel in
                 let address = channel.localAddress
@@ -129,6 +130,26 @@ public enum QuintetApplication {
 }
 
 extension QuintetApplication {
+    /// How long a graceful shutdown may take: the HTTP server drains its requests and every
+    /// service stops; past it everything still running (long-lived listeners, sockets, a
+    /// service that ignores the shutdown) is cancelled. Every service honours cancellation, so
+    /// there is no second limit (swift-service-lifecycle's would end the process with a trap).
+    public static let gracefulShutdownLimit = Duration.milliseconds(1200)
+
+    /// Runs `app` until SIGTERM or SIGINT, then shuts it down within ``gracefulShutdownLimit``
+    /// plus the time cancelled work takes to return.
+    public static func runUntilSignalled(_ app: some ApplicationProtocol, logger: Logger) async throws {
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint],
+                                                      logger: logger)
+        configuration.maximumGracefulShutdownDuration = gracefulShutdownLimit
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch is CancellationError {
+            // What was left past the limit was cancelled, as asked: a clean stop.
+            logger.info("shutdown: what was still running after \(gracefulShutdownLimit) was cancelled")
+        }
+    }
+
     /// The server channel: HTTP/1.1 with WebSocket upgrades (a message may be up to
     /// `RunnerLive.maxMessageBytes`), behind ``IcecastAwareChannel`` so that Icecast sources and
     /// listeners of `/live/…` mounts reach the radio's own handlers on the same port.
@@ -184,17 +205,28 @@ extension QuintetApplication {
     }
 }
 
-/// Keeps the database open while the server runs and closes it cleanly on shutdown.
-/// Hummingbird shuts its services down in reverse order, so the HTTP server (started
-/// after this service) drains its requests before the database closes.
+/// Keeps the database open while the server runs and closes it cleanly on shutdown, after
+/// the services that use it (`dependents`: the library's scan and BPM worker, the radio's
+/// peaks) have returned: they run as child tasks of this one, so they see the same graceful
+/// shutdown and the same cancellation, and the database cannot close under them.
+/// Hummingbird shuts its services down in reverse order, so the HTTP server (started after
+/// this service) drains its requests first.
 struct DatabaseService: Service {
     let database: QuintetDatabase
     let logger: Logger
-    var library: LibraryService?
+    var dependents: [any Service] = []
 
     func run() async throws {
-        try? await gracefulShutdown()
-        library?.stop()
+        await withDiscardingTaskGroup { group in
+            for service in dependents {
+                group.addTask {
+                    do { try await service.run() } catch {
+                        logger.error("\(type(of: service)) stopped: \(error)")
+                    }
+                }
+            }
+            group.addTask { try? await gracefulShutdown() }
+        }
         do {
             try database.close()
             logger.info("database closed cleanly")

@@ -11,7 +11,7 @@ actor WorkLimiter {
         self.limit = limit
     }
 
-    /// Runs `work` on a detached task once a slot is free.
+    /// Runs `work` on the blocking pool (``Blocking``) once a slot is free.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         if running >= limit {
             await withCheckedContinuation { waiting.append($0) }
@@ -19,7 +19,7 @@ actor WorkLimiter {
             running += 1
         }
         defer { release() }
-        return try await Task.detached(priority: .utility, operation: work).value
+        return try await Blocking.run(work)
     }
 
     private func release() {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import QuintetStore
+import Synchronization
 
 /// Who is asking: the users of the shared table, by HTTP Basic auth or by the web page's
 /// session cookie (`quintet_session`).
@@ -79,21 +80,22 @@ public final class Authenticator: Sendable {
 }
 
 /// Successful credential checks for five minutes, keyed by a hash, at most 1,000 entries.
-private final class CredentialCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String: (user: User, until: Date)] = [:]
+private final class CredentialCache: Sendable {
+    private let entries = Mutex([String: (user: User, until: Date)]())
 
     func get(_ key: String) -> User? {
-        lock.lock(); defer { lock.unlock() }
-        guard let entry = entries[key], entry.until > Date() else { entries[key] = nil; return nil }
-        return entry.user
+        entries.withLock { entries in
+            guard let entry = entries[key], entry.until > Date() else { entries[key] = nil; return nil }
+            return entry.user
+        }
     }
 
     func put(_ key: String, _ user: User) {
-        lock.lock(); defer { lock.unlock() }
-        if entries.count >= 1_000 { entries.removeAll() }
-        entries[key] = (user, Date().addingTimeInterval(300))
+        entries.withLock { entries in
+            if entries.count >= 1_000 { entries.removeAll() }
+            entries[key] = (user, Date().addingTimeInterval(300))
+        }
     }
 
-    func clear() { lock.lock(); entries.removeAll(); lock.unlock() }
+    func clear() { entries.withLock { $0.removeAll() } }
 }

@@ -54,7 +54,7 @@ public struct CrowdBackend: Sendable {
         return CrowdBackend(service: engine, kind: "sqlite", counts: {
             let stats = engine.stats
             return CrowdCounts(devices: stats.devices, locations: stats.locations, comments: stats.comments)
-        }, close: { engine.close() })
+        }, close: { _ = try? await Blocking.run { engine.close() } })   // flushes: blocking
     }
 
     /// Whether `url` names a PostgreSQL database (`postgres://` or `postgresql://`).

@@ -15,8 +15,11 @@ public struct DemoLibraryWriter: Sendable {
 
     /// Writes every song under `root` (created if needed); existing files are kept unless
     /// `overwrite`. `progress` gets (done, total, relative path). Returns the paths written.
+    /// Each file is encoded beside the others in a scratch folder and moved into place when
+    /// whole, so a cancelled or interrupted write never leaves half a song behind; once
+    /// `cancellation` is cancelled the running ffmpeg stops and this throws `CancellationError`.
     @discardableResult
-    public func write(to root: URL, overwrite: Bool = false,
+    public func write(to root: URL, overwrite: Bool = false, cancellation: CancellationFlag? = nil,
                       progress: (Int, Int, String) -> Void = { _, _, _ in }) throws -> [String] {
         let fm = FileManager.default
         try fm.createDirectory(at: root, withIntermediateDirectories: true)
@@ -38,8 +41,11 @@ public struct DemoLibraryWriter: Sendable {
                 args += ["-i", cover.path, "-map", "0:a", "-map", "1:v", "-c:v", song.format == "m4a" ? "copy" : "png",
                          "-disposition:v", "attached_pic"]
             }
-            args += codecArguments(song.format) + metadataArguments(song) + [target.path]
-            try ffmpeg.run(args)
+            let encoded = scratch.appendingPathComponent("song." + target.pathExtension)
+            args += codecArguments(song.format) + metadataArguments(song) + [encoded.path]
+            try ffmpeg.run(args, cancellation: cancellation)
+            if fm.fileExists(atPath: target.path) { try fm.removeItem(at: target) }
+            try fm.moveItem(at: encoded, to: target)
             written.append(song.relativePath)
         }
         return written

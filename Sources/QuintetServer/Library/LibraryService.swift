@@ -1,16 +1,31 @@
+import AudioCore
 import Foundation
 import LibraryCore
 import Logging
 import QuintetStore
+import ServiceLifecycle
+import Synchronization
 
 /// The library as the server runs it: the catalog, the folder it describes, the scan in
-/// progress (one at a time, on its own thread), and the BPM queue working in the background
-/// whenever no scan runs.
+/// progress (one at a time) and the BPM queue working in the background whenever no scan runs.
+///
+/// A swift-service-lifecycle `Service`: ``run()`` owns every piece of long work as child
+/// tasks (the first scan, rescans asked for by routes, the BPM worker) and returns once they
+/// have all stopped, at graceful shutdown or when its task is cancelled. Blocking work (the
+/// scan's reads and writes, ffmpeg, SQLite) runs on the blocking pool with a
+/// `CancellationFlag`, so a shutdown stops a scan between two batches and an analysis by
+/// terminating its ffmpeg child: nothing half-written, and the next start goes on.
 ///
 /// With no library folder configured the server serves the demo library, written into
 /// `DATA/demo-library` by ffmpeg on the first start (in the background: the server answers
 /// at once and `GET /api/library/scan` shows the work).
-public final class LibraryService: Sendable {
+///
+/// ```swift
+/// let library = LibraryService(database: database, libraryDirectory: folder, logger: logger)
+/// let group = ServiceGroup(services: [library], logger: logger)   // or Application(services:)
+/// try await group.run()
+/// ```
+public final class LibraryService: Service, Sendable {
     public let catalog: Catalog
     public let bpm: BPMQueue
     /// The folder served: `--library DIR`, or the demo library in the data folder.
@@ -18,6 +33,14 @@ public final class LibraryService: Sendable {
     public let isDemo: Bool
     private let logger: Logger
     private let state = ScanState()
+    /// Rescans asked for while the service runs; ``run()`` performs them one at a time.
+    private let requests: AsyncStream<Void>
+    private let requestSink: AsyncStream<Void>.Continuation
+    /// Seconds the BPM worker waits when nothing is left to analyse, and after an error.
+    private let idlePause: Duration
+    private let errorPause: Duration
+    /// Whether ``run()`` runs the BPM worker (tests that want a fixed catalog turn it off).
+    private let analyzesBPM: Bool
 
     /// What `GET /api/library/scan` answers.
     public struct Status: Sendable, Encodable {
@@ -37,96 +60,124 @@ public final class LibraryService: Sendable {
         public var failure: String?
     }
 
-    public init(database: QuintetDatabase, libraryDirectory: URL?, logger: Logger) {
+    public init(database: QuintetDatabase, libraryDirectory: URL?, logger: Logger, analyzesBPM: Bool = true,
+                idlePause: Duration = .seconds(2), errorPause: Duration = .seconds(10)) {
+        self.analyzesBPM = analyzesBPM
         catalog = Catalog(database: database)
         bpm = BPMQueue(catalog: catalog)
         isDemo = libraryDirectory == nil
         root = (libraryDirectory ?? database.directory.appendingPathComponent("demo-library")).standardizedFileURL
         self.logger = logger
+        self.idlePause = idlePause
+        self.errorPause = errorPause
+        (requests, requestSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        _ = state.begin() // the first scan is due as soon as the service runs
     }
 
-    /// Starts the first scan (after writing the demo library if needed) and the BPM worker.
-    public func start() {
-        try? startScan(writeDemoFirst: isDemo)
-        let thread = Thread { [self] in bpmLoop() }
-        thread.name = "quintet-bpm"
-        thread.qualityOfService = .utility
-        thread.start()
-    }
-
-    /// Stops the background work (at shutdown) and waits up to 5 s for the BPM worker and a
-    /// scan in progress to leave the database, so the database does not close under them (a
-    /// rescan still writing while its data folder went away ended in heap corruption in a test
-    /// run). Bounded, because a scan cannot be cancelled yet and a shutdown must not hang on a
-    /// long first scan; a longer scan is cut as before.
-    public func stop() {
-        state.stopped = true
-        state.waitUntilIdle(timeout: 5)
-    }
-
-    /// Starts a rescan on its own thread; throws `CatalogError.scanInProgress` if one runs.
-    public func startScan(writeDemoFirst: Bool = false) throws {
-        guard state.begin() else { throw CatalogError.scanInProgress }
-        let thread = Thread { [self] in
-            defer { state.end() }
-            do {
-                if writeDemoFirst {
-                    state.update { $0.phase = "writing demo library" }
-                    let writer = try DemoLibraryWriter()
-                    let written = try writer.write(to: root) { done, total, _ in
-                        self.state.update { $0.phase = "writing demo library (\(done)/\(total))" }
-                    }
-                    if !written.isEmpty { logger.info("wrote the demo library", metadata: ["songs": "\(written.count)", "folder": "\(root.path)"]) }
-                }
-                let report = try CatalogScanner(catalog: catalog).scan(root: root) { progress in
-                    self.state.update { $0.progress = progress; $0.phase = progress.phase.rawValue }
-                }
-                state.update { $0.lastReport = report; $0.failure = nil }
-                logger.info("library scanned", metadata: [
-                    "folder": "\(root.path)", "files": "\(report.files)", "read": "\(report.read)",
-                    "songs": "\(report.songs)", "errors": "\(report.errors.count)",
-                    "seconds": "\(String(format: "%.2f", report.seconds))",
-                ])
-            } catch {
-                logger.error("library scan failed: \(error)")
-                state.update { $0.failure = String(describing: error) }
+    /// Runs the first scan (after writing the demo library if needed), then rescans as they
+    /// are asked for, and the BPM worker beside them, until graceful shutdown or cancellation.
+    public func run() async {
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.scanLoop() }
+                if self.analyzesBPM { group.addTask { await self.bpmLoop() } }
             }
         }
-        thread.name = "quintet-scan"
-        thread.start()
+        requestSink.finish()
+        state.update { $0.phase = "stopped" }
+        logger.debug("library service stopped")
     }
 
+    /// Asks for a rescan; throws `CatalogError.scanInProgress` if one runs or is due.
+    public func startScan() throws {
+        guard state.begin() else { throw CatalogError.scanInProgress }
+        requestSink.yield()
+    }
+
+    /// Where the scan stands (one count query when idle: call it through ``Blocking``).
     public func status() -> Status {
         let snapshot = state.snapshot()
         let progress = snapshot.progress ?? ScanProgress()
         return Status(state: snapshot.scanning ? "scanning" : "idle", phase: snapshot.phase, root: root.path, demo: isDemo,
                       filesSeen: progress.filesSeen, filesToRead: progress.filesToRead, filesRead: progress.filesRead,
-                      songs: snapshot.scanning ? progress.songs : ((try? catalog.counts().songs) ?? progress.songs), errors: progress.errors, filesPerSecond: progress.filesPerSecond,
-                      eta: progress.eta, lastScan: snapshot.lastReport, failure: snapshot.failure)
+                      songs: snapshot.scanning ? progress.songs : ((try? catalog.counts().songs) ?? progress.songs), errors: progress.errors,
+                      filesPerSecond: progress.filesPerSecond, eta: progress.eta, lastScan: snapshot.lastReport,
+                      failure: snapshot.failure)
     }
 
-    /// Analyses songs without a BPM one at a time while no scan runs; sleeps when done.
-    private func bpmLoop() {
-        state.workerStarted()
-        defer { state.workerEnded() }
-        while !state.stopped {
-            if state.snapshot().scanning {
-                state.pause(seconds: 1)
-                continue
+    /// The first scan, then one scan per request.
+    private func scanLoop() async {
+        await scan(writeDemoFirst: isDemo)
+        for await _ in requests {
+            if Task.isCancelled { break }
+            await scan(writeDemoFirst: false)
+        }
+    }
+
+    /// One scan on the blocking pool; cancelling the task cancels the scan.
+    private func scan(writeDemoFirst: Bool) async {
+        defer { state.end() }
+        do {
+            let report = try await runCancellable { [self] flag in
+                if writeDemoFirst {
+                    state.update { $0.phase = "writing demo library" }
+                    let writer = try DemoLibraryWriter()
+                    let written = try writer.write(to: root, cancellation: flag) { done, total, _ in
+                        self.state.update { $0.phase = "writing demo library (\(done)/\(total))" }
+                    }
+                    if !written.isEmpty { logger.info("wrote the demo library", metadata: ["songs": "\(written.count)", "folder": "\(root.path)"]) }
+                }
+                return try CatalogScanner(catalog: catalog).scan(root: root, cancellation: flag) { progress in
+                    self.state.update { $0.progress = progress; $0.phase = progress.phase.rawValue }
+                }
             }
+            state.update { $0.lastReport = report; $0.failure = nil }
+            logger.info("library scanned", metadata: [
+                "folder": "\(root.path)", "files": "\(report.files)", "read": "\(report.read)",
+                "songs": "\(report.songs)", "errors": "\(report.errors.count)",
+                "seconds": "\(String(format: "%.2f", report.seconds))",
+            ])
+        } catch is CancellationError {
+            logger.info("library scan stopped (shutdown); the next start goes on from the batches written")
+        } catch {
+            logger.error("library scan failed: \(error)")
+            state.update { $0.failure = String(describing: error) }
+        }
+    }
+
+    /// Analyses songs without a BPM one at a time while no scan runs; waits when done.
+    private func bpmLoop() async {
+        while !Task.isCancelled {
             do {
-                if try bpm.analyzeNext() == nil { state.pause(seconds: 2) }
+                if state.snapshot().scanning {
+                    try await Task.sleep(for: .milliseconds(250))
+                    continue
+                }
+                let analysed = try await runCancellable { [bpm] flag in try bpm.analyzeNext(cancellation: flag) }
+                if analysed == nil { try await Task.sleep(for: idlePause) }
+            } catch is CancellationError {
+                return
             } catch {
-                if state.stopped { return }
                 logger.warning("BPM analysis paused: \(error)")
-                state.pause(seconds: 10)
+                try? await Task.sleep(for: errorPause)
             }
+        }
+    }
+
+    /// Runs blocking `work` on the blocking pool; cancelling the calling task cancels the flag
+    /// `work` is handed (and so its ffmpeg child or scan).
+    private func runCancellable<T: Sendable>(_ work: @escaping @Sendable (CancellationFlag) throws -> T) async throws -> T {
+        let flag = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await Blocking.run { try work(flag) }
+        } onCancel: {
+            flag.cancel()
         }
     }
 }
 
-/// The scan's shared state, guarded by a lock (written by the scan thread, read by routes).
-private final class ScanState: @unchecked Sendable {
+/// The scan's shared state (written by the scan, read by routes).
+private final class ScanState: Sendable {
     struct Snapshot {
         var scanning = false
         var phase = "idle"
@@ -135,45 +186,20 @@ private final class ScanState: @unchecked Sendable {
         var failure: String?
     }
 
-    private let lock = NSCondition()
-    private var value = Snapshot()
-    private var stoppedFlag = false
-    private var workerRunning = false
+    private let value = Mutex(Snapshot())
 
-    var stopped: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return stoppedFlag }
-        set { lock.lock(); stoppedFlag = newValue; lock.broadcast(); lock.unlock() }
-    }
-
-    func workerStarted() { lock.lock(); workerRunning = true; lock.unlock() }
-    func workerEnded() { lock.lock(); workerRunning = false; lock.broadcast(); lock.unlock() }
-
-    /// Sleeps up to `seconds`, waking at once when stopped.
-    func pause(seconds: Double) {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        lock.lock()
-        while !stoppedFlag, lock.wait(until: deadline) {}
-        lock.unlock()
-    }
-
-    /// Waits until the BPM worker has returned and no scan runs (or `timeout` seconds).
-    func waitUntilIdle(timeout: Double) {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        lock.lock()
-        while workerRunning || value.scanning, lock.wait(until: deadline) {}
-        lock.unlock()
-    }
-
+    /// Marks a scan as due; false if one already runs or is due.
     func begin() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        guard !value.scanning, !stoppedFlag else { return false }   // no new scan once stopping
-        value.scanning = true
-        value.phase = "starting"
-        value.progress = nil
-        return true
+        value.withLock { value in
+            guard !value.scanning else { return false }
+            value.scanning = true
+            value.phase = "starting"
+            value.progress = nil
+            return true
+        }
     }
 
-    func end() { lock.lock(); value.scanning = false; value.phase = "idle"; lock.broadcast(); lock.unlock() }
-    func update(_ change: (inout Snapshot) -> Void) { lock.lock(); change(&value); lock.unlock() }
-    func snapshot() -> Snapshot { lock.lock(); defer { lock.unlock() }; return value }
+    func end() { value.withLock { $0.scanning = false; $0.phase = "idle" } }
+    func update(_ change: (inout Snapshot) -> Void) { value.withLock { change(&$0) } }
+    func snapshot() -> Snapshot { value.withLock { $0 } }
 }

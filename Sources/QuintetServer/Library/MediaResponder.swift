@@ -132,16 +132,9 @@ public struct MediaResponder: Sendable {
         }
         let headers: HTTPFields = [.contentType: format.contentType, .acceptRanges: "none", .cacheControl: "no-store"]
         if request.method == .head { return Response(status: .ok, headers: headers, body: ResponseBody()) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpegPath)
-        process.arguments = ["-nostdin", "-v", "error", "-i", url.path, "-map", "0:a:0", "-vn", "-sn", "-dn",
-                             "-map_metadata", "-1"] + format.arguments(bitrate: kbps) + ["pipe:1"]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let running = RunningProcess(process: process, output: out.fileHandleForReading, errors: err.fileHandleForReading)
+        let arguments = ["-nostdin", "-v", "error", "-i", url.path, "-map", "0:a:0", "-vn", "-sn", "-dn",
+                         "-map_metadata", "-1"] + format.arguments(bitrate: kbps) + ["pipe:1"]
+        let running = RunningProcess(try ChildProcess(executable: ffmpegPath, arguments: arguments))
         let first = await running.read()
         guard !first.isEmpty else {
             let reason = await running.finish()
@@ -158,7 +151,7 @@ public struct MediaResponder: Sendable {
                 _ = await running.finish()
                 try await writer.finish(nil)
             } catch {
-                running.stop()
+                await running.stop()
                 throw error
             }
         }
@@ -233,61 +226,30 @@ public struct MediaResponder: Sendable {
     }
 }
 
-/// An ffmpeg process whose output is read chunk by chunk on GCD threads (never on the
-/// server's cooperative threads), with its standard error collected for error messages.
-final class RunningProcess: @unchecked Sendable {
-    private let process: Process
-    private let output: FileHandle
-    private let errors: FileHandle
-    private let errorText = ErrorText()
-    private let drained = DispatchGroup()
+/// An ffmpeg child whose output is read chunk by chunk on the blocking pool (``Blocking``),
+/// never on the server's cooperative threads.
+struct RunningProcess: Sendable {
+    let child: ChildProcess
 
-    init(process: Process, output: FileHandle, errors: FileHandle) {
-        self.process = process
-        self.output = output
-        self.errors = errors
-        drained.enter()
-        DispatchQueue.global().async { [errorText, drained] in
-            errorText.set(errors.readDataToEndOfFile())
-            drained.leave()
-        }
-    }
+    init(_ child: ChildProcess) { self.child = child }
 
-    /// The next chunk of output; empty at the end.
+    /// The next chunk of output; empty at the end (or when reading fails).
     func read() async -> Data {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [output] in
-                continuation.resume(returning: (try? output.read(upToCount: 65_536)) ?? Data())
-            }
-        }
+        (try? await Blocking.run { [child] in try child.read() }) ?? Data()
     }
 
     /// Waits for the process to end; returns the last line of its error output.
     func finish() async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [process, drained, errorText] in
-                process.waitUntilExit()
-                drained.wait()
-                continuation.resume(returning: errorText.summary(status: process.terminationStatus))
-            }
-        }
+        (try? await Blocking.run { [child] in
+            child.waitForExit()
+            return child.errorSummary
+        }) ?? "ffmpeg did not finish"
     }
 
-    /// Stops the process (the client went away).
-    func stop() {
-        if process.isRunning { process.terminate() }
-        DispatchQueue.global().async { [process] in process.waitUntilExit() }
-    }
-}
-
-private final class ErrorText: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) { lock.lock(); data = value; lock.unlock() }
-    func summary(status: Int32) -> String {
-        lock.lock(); defer { lock.unlock() }
-        let lines = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-        return lines.last.map(String.init) ?? "exit status \(status)"
+    /// Stops the process (the client went away) and reaps it on the blocking pool.
+    func stop() async {
+        child.terminate()
+        _ = try? await Blocking.run { [child] in child.waitForExit() }
     }
 }
 

@@ -113,6 +113,7 @@ final class IcecastListenerHandler: ChannelInboundHandler {
 /// Turns an Ogg or WebM (Opus, Vorbis) source into MP3 at 128 kbit/s with the `ffmpeg` binary:
 /// the source's bytes go to ffmpeg's standard input, its standard output goes to the mount as
 /// it comes. Writes to ffmpeg happen on a serial queue, never on the event loop.
+/// `@unchecked Sendable`: `closed` and the pipes' writing end are touched only on `queue`.
 final class LiveTranscoder: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()

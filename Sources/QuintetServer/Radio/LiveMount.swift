@@ -28,9 +28,11 @@ struct LiveStreamInfo: Sendable, Hashable {
 /// A listener whose channel is not writable is skipped; once it lags more than
 /// ``LiveRadio/Configuration/slowListenerSeconds`` of audio, or its position has left the
 /// buffer (`StreamBuffer.read` → `.tooSlow`), it is closed. Nobody else waits for it.
+///
+/// `@unchecked Sendable`: its mutable state is touched only on `eventLoop`.
 final class LiveMount: @unchecked Sendable {
     /// A listener's connection and position; touched only on the mount's loop (and handed over
-    /// once to a fallback mount's loop).
+    /// once to a fallback mount's loop). `@unchecked Sendable` for that reason.
     final class Listener: @unchecked Sendable {
         let id: Int
         let channel: any Channel

@@ -8,6 +8,7 @@ import NIOCore
 /// of the server nothing that was received is lost (the issue asks for at most one second).
 /// The event loop never waits for the disk. A failed write is logged once and recording stops;
 /// the broadcast itself goes on.
+/// `@unchecked Sendable`: `handle` and `failed` are touched only on `queue`.
 final class LiveRecorder: @unchecked Sendable {
     /// The file written.
     let file: URL
