@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz clean
+.PHONY: run build test e2e sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz fuzz-api clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -87,9 +87,15 @@ bench-check:
 	python3 scripts/bench_check.py
 
 # Fuzz targets for parsers of untrusted bytes (Fuzz/, libFuzzer), never part of `make test`;
-# FUZZ_SECONDS per target (default 60).
+# FUZZ_SECONDS per target (default 60). Then the whole HTTP API with schemathesis against a
+# live server (/api/openapi.json, all checks) for FUZZ_API_SECONDS (default 600).
 fuzz:
 	bash scripts/fuzz.sh
+	QUINTET_BIN="$(QUINTET_BIN)" bash scripts/fuzz-api.sh
+
+# Only the API fuzzing (schemathesis), against an existing debug build.
+fuzz-api:
+	QUINTET_BIN="$(QUINTET_BIN)" bash scripts/fuzz-api.sh
 
 # Remove build products and e2e artifacts (the e2e venv stays; bootstrap keeps it current).
 clean:

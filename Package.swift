@@ -130,6 +130,8 @@ let package = Package(
                 "Crowd", "CrowdPostgres", "WireFormats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                // AuthRequestContext, AuthenticatorMiddleware (App/QuintetRequestContext.swift).
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -177,7 +179,7 @@ let package = Package(
             name: "QuintetServerTests",
             dependencies: [
                 "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore", "Cadence", "Radio", "Crowd",
-                "MediaTags", "WireFormats",
+                "MediaTags", "WireFormats", grdb,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -13,7 +13,7 @@ import Testing
 struct LibraryServer: @unchecked Sendable {
     let data: URL
     let music: URL
-    let router: Router<BasicRequestContext>
+    let router: Router<QuintetRequestContext>
     let library: LibraryService
     /// The task running the library service (the scan, the BPM worker); `remove()` cancels it.
     let service: Task<Void, Never>
@@ -164,8 +164,13 @@ struct LibraryRouteTests {
             try await client.execute(uri: "/api/library/songs/999999", method: .get, headers: auth) { response in
                 #expect(response.status == .notFound)
             }
-            try await client.execute(uri: "/api/library/songs/-1/related", method: .get, headers: auth) { response in
-                #expect(response.status == .notFound)
+            // One rule for path ids: malformed → 400 naming the parameter, unknown → 404.
+            for bad in ["-1", "0", "abc", "99999999999999999999"] {
+                try await client.execute(uri: "/api/library/songs/\(bad)/related", method: .get, headers: auth) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                    let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: String]]
+                    #expect(body?["error"]?["field"] == "id" && body?["error"]?["code"] == "invalid_input")
+                }
             }
             try await client.execute(uri: "/api/library/songs?limit=abc", method: .get, headers: auth) { response in
                 #expect(response.status == .badRequest)

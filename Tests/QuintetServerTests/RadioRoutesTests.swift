@@ -17,7 +17,7 @@ struct RadioServer: @unchecked Sendable {
     let data: URL
     let database: QuintetDatabase
     let radio: RadioStore
-    let router: Router<BasicRequestContext>
+    let router: Router<QuintetRequestContext>
     let show: RadioShow
     let published: RadioEpisode
     let recorded: RadioEpisode

@@ -48,14 +48,16 @@ public enum QuintetApplication {
                                   library: LibraryService? = nil,
                                   auth: Authenticator? = nil,
                                   publicURL: String? = nil,
-                                  crowd: CrowdRoutes.Configuration? = nil) -> Router<BasicRequestContext> {
+                                  crowd: CrowdRoutes.Configuration? = nil) -> Router<QuintetRequestContext> {
         PrometheusMetrics.bootstrap()
-        let router = Router()
+        let router = Router(context: QuintetRequestContext.self)
         router.middlewares.add(RequestLogMiddleware(.info))
         router.middlewares.add(MetricsMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
+        router.middlewares.add(MethodNotAllowedMiddleware())
         router.middlewares.add(FileMiddleware(webDirectory.path, searchForIndexHtml: true))
         SystemRoutes.add(to: router, database: database)
+        APIDocument.add(to: router)
         let uploads = database.directory.appendingPathComponent("uploads")
         let limiter = WorkLimiter() // one CPU-heavy job per core, shared by every route
         TempoRoutes.add(to: router, uploads: uploads, maxUploadBytes: maxUploadBytes, limiter: limiter)

@@ -141,7 +141,7 @@ public struct MediaResponder: Sendable {
         }
         let key = SHA256.hash(data: Data("\(stamp)|\(size)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
         let target = coverCache.appendingPathComponent("\(key).jpg")
-        if !FileManager.default.fileExists(atPath: target.path) {
+        if !(try await Blocking.run { FileManager.default.fileExists(atPath: target.path) }) {
             guard let ffmpegPath else {
                 throw APIError(.serviceUnavailable, code: "ffmpeg_missing", message: "thumbnails need ffmpeg on the server's PATH")
             }
@@ -165,7 +165,7 @@ public struct MediaResponder: Sendable {
                 if !FileManager.default.fileExists(atPath: target.path) { try FileManager.default.moveItem(at: partial, to: target) }
             }
         }
-        guard let data = FileManager.default.contents(atPath: target.path) else {
+        guard let data = try await Blocking.run({ FileManager.default.contents(atPath: target.path) }) else {
             throw APIError(.internalServerError, code: "internal_error", message: "the thumbnail could not be read back")
         }
         return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=86400"],

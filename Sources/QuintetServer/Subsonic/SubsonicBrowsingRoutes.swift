@@ -10,7 +10,7 @@ extension SubsonicAPI {
     static let maxListSize = 500
     static let maxOffset = Int(Int32.max)
 
-    static let browsingHandlers: [String: Handler] = [
+    static let browsingHandlers: [String: BlockingHandler] = [
         "getIndexes": { api, call in
             var indexes = SubsonicElement()
             indexes.set("lastModified", Int64(Date().timeIntervalSince1970 * 1000))
