@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd fuzz clean
+.PHONY: run build test e2e sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz fuzz-api clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -32,6 +32,12 @@ test: bootstrap
 e2e: bootstrap
 	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
 
+# The server, crowd, radio and library Swift tests under ThreadSanitizer, then AddressSanitizer
+# (scratch folders .build-tsan and .build-asan; never part of `make test`). SANITIZERS=thread or
+# address for one; SANITIZE_FILTER for other tests. A recorded run: docs/sanitize.md.
+sanitize: bootstrap
+	bash scripts/sanitize.sh
+
 # Install missing system packages (ffmpeg, chromium, chromedriver) and the e2e venv.
 bootstrap:
 	bash scripts/bootstrap.sh
@@ -39,6 +45,8 @@ bootstrap:
 # Benchmarks, never part of `make test`: the real FFT next to numpy's rfft, tempo
 # estimation next to aubio and librosa on the held-out synthesised set, and the library scan
 # next to mutagen and tinytag, and a 60-minute accelerometer log through `quintet cadence`.
+# Every bench-* writes its raw results to Benchmarks/results/<bench>-<UTC time>.json
+# (scripts/bench_result.py); docs/benchmarks.md describes them.
 bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd
 
 bench-fft:
@@ -73,10 +81,21 @@ bench-radio:
 bench-crowd:
 	bash scripts/bench-crowd --devices $(or $(DEVICES),$(if $(QUICK),50000,1000000)) --seconds $(or $(SECONDS),$(if $(QUICK),5,20)) --connections $(or $(CONNECTIONS),64)
 
+# The newest result of each bench against the committed ratio thresholds
+# (Benchmarks/thresholds.json): prints every comparison, names each regression, fails on any.
+bench-check:
+	python3 scripts/bench_check.py
+
 # Fuzz targets for parsers of untrusted bytes (Fuzz/, libFuzzer), never part of `make test`;
-# FUZZ_SECONDS per target (default 60).
+# FUZZ_SECONDS per target (default 60). Then the whole HTTP API with schemathesis against a
+# live server (/api/openapi.json, all checks) for FUZZ_API_SECONDS (default 600).
 fuzz:
 	bash scripts/fuzz.sh
+	QUINTET_BIN="$(QUINTET_BIN)" bash scripts/fuzz-api.sh
+
+# Only the API fuzzing (schemathesis), against an existing debug build.
+fuzz-api:
+	QUINTET_BIN="$(QUINTET_BIN)" bash scripts/fuzz-api.sh
 
 # Remove build products and e2e artifacts (the e2e venv stays; bootstrap keeps it current).
 clean:

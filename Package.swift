@@ -70,6 +70,10 @@ let package = Package(
         // MARK: foundations
         .target(name: "AudioCore", swiftSettings: swiftSettings),
         .target(name: "MediaTags", swiftSettings: swiftSettings),
+        // The toolbox of text on the wire (Foundation only): JSON string and XML escaping, the
+        // HTTP Range rule, RFC 822/HTTP dates. One copy each, options for the contracts that
+        // differ (docs/architecture.md, "Toolbox").
+        .target(name: "WireFormats", swiftSettings: swiftSettings),
         .target(
             name: "QuintetStore",
             dependencies: [
@@ -91,7 +95,13 @@ let package = Package(
         ),
         .target(name: "MusicGraph", dependencies: ["LibraryCore"], swiftSettings: swiftSettings),
         .target(name: "Cadence", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
-        .target(name: "Radio", dependencies: ["QuintetStore", "AudioCore", grdb], swiftSettings: swiftSettings),
+        // Crypto: Insecure.SHA1 for podcast GUIDs (CryptoKit on Apple platforms).
+        .target(
+            name: "Radio",
+            dependencies: ["QuintetStore", "AudioCore", "MediaTags", "WireFormats", grdb,
+                           .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         // The Crowd core: the semantics over an in-memory grid index, stored in SQLite (GRDB).
         .target(name: "Crowd", dependencies: [grdb], swiftSettings: swiftSettings),
         // The same service over PostgreSQL + PostGIS (one PL/pgSQL function per call), in its
@@ -120,9 +130,11 @@ let package = Package(
             name: "QuintetServer",
             dependencies: [
                 "QuintetStore", "AudioCore", "Tempo", "Cadence", "LibraryCore", "MediaTags", "Radio",
-                "Crowd", "CrowdPostgres",
+                "Crowd", "CrowdPostgres", "WireFormats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                // AuthRequestContext, AuthenticatorMiddleware (App/QuintetRequestContext.swift).
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -140,7 +152,7 @@ let package = Package(
             name: "quintet",
             dependencies: [
                 "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore",
-                "Physics2D", "Radio", "Crowd",
+                "Physics2D", "Radio", "Crowd", "WireFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -149,12 +161,13 @@ let package = Package(
 
         // MARK: tests (Swift Testing; fixtures generated in code)
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "WireFormatsTests", dependencies: ["WireFormats"], swiftSettings: swiftSettings),
         .testTarget(name: "LibraryCoreTests", dependencies: ["LibraryCore", "QuintetStore", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "CadenceTests", dependencies: ["Cadence", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "Physics2DTests", dependencies: ["Physics2D"], swiftSettings: swiftSettings),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "QuintetStore", "AudioCore", grdb], swiftSettings: swiftSettings),
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "QuintetStore", "AudioCore", "MediaTags", "WireFormats", grdb], swiftSettings: swiftSettings),
         .testTarget(name: "CrowdTests", dependencies: ["Crowd", grdb], swiftSettings: swiftSettings),
         .testTarget(
             name: "CrowdPostgresTests",
@@ -162,11 +175,14 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // The CLI's own code (the crowd simulation), through `@testable import quintet`.
+        .testTarget(name: "QuintetCLITests", dependencies: ["quintet", "Crowd"], swiftSettings: swiftSettings),
         .testTarget(name: "QuintetStoreTests", dependencies: ["QuintetStore", grdb], swiftSettings: swiftSettings),
         .testTarget(
             name: "QuintetServerTests",
             dependencies: [
                 "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore", "Cadence", "Radio", "Crowd",
+                "MediaTags", "WireFormats", grdb,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Times Quintet's real FFT against numpy.fft.rfft on this machine, in the same run:
 # 65,536 float32 points, best and median of 200 timed runs each, seeded input.
-# Prints a Markdown table (header and one row) to paste into docs/: date, machine,
-# both figures and the ratio swift/numpy.
+# Prints a Markdown table (header and one row): date, machine, both figures and the ratio
+# swift/numpy; writes the same as Benchmarks/results/fft-<UTC time>.json (scripts/bench_result.py).
 #
 #   bash scripts/bench-fft.sh               # builds release, then measures
 #   QUINTET_BIN=path/to/quintet bash ...    # measures that binary, builds nothing
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+export BENCH_COMMAND=${BENCH_COMMAND:-"bash scripts/bench-fft.sh $*"}
+export BENCH_LOAD_START=${BENCH_LOAD_START:-$(cut -d' ' -f1-3 /proc/loadavg)}
 size=65536
 runs=200
 numpy_version=2.4.6
@@ -28,10 +30,13 @@ if ! "$venv/bin/python" -c "import numpy, sys; sys.exit(numpy.__version__ != '$n
 fi
 
 # 3. Time numpy the way `quintet bench fft` times Swift (10 warm-up calls, the median is
-#    the element at runs/2 of the sorted times), then print the table.
+#    the element at runs/2 of the sorted times), then print the table and write the result.
 SWIFT_JSON=$swift_json "$venv/bin/python" - "$size" "$runs" "$(uname -m)" <<'PY'
 import datetime, json, os, sys, time
 import numpy as np
+sys.path.insert(0, "scripts")
+import bench_result
+from bench_result import figure
 
 size, runs, machine = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 signal = np.random.default_rng(42).uniform(-1.0, 1.0, size).astype(np.float32)
@@ -54,4 +59,15 @@ print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 print(f"| {datetime.date.today().isoformat()} | {machine} | {size} "
       f"| {swift_best:.1f} | {swift_median:.1f} | {numpy_best:.1f} | {numpy_median:.1f} "
       f"| {swift_best / numpy_best:.2f} | {swift_median / numpy_median:.2f} |")
+
+numpy_tool = f"numpy {np.__version__}"
+bench_result.write("fft", parameters={"points": size, "runs": runs}, figures={
+    "quintet_best_us": figure(swift_best, "µs", "quintet"),
+    "quintet_median_us": figure(swift_median, "µs", "quintet"),
+    "numpy_best_us": figure(numpy_best, "µs", numpy_tool),
+    "numpy_median_us": figure(numpy_median, "µs", numpy_tool),
+}, ratios={
+    "swift_over_numpy_best": swift_best / numpy_best,
+    "swift_over_numpy_median": swift_median / numpy_median,
+})
 PY

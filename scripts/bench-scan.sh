@@ -16,10 +16,13 @@
 #   5. checks quintet's catalog (DATA/quintet.sqlite) against expected.json: every title,
 #      artist, track number and cover flag;
 #   6. prints files/s (median of the runs), the ratios, rescan seconds, max RSS and the load
-#      average; with --json writes the same as JSON.
+#      average; with --json writes the same as JSON; when the catalog check passed, writes
+#      Benchmarks/results/scan-<UTC time>.json (scripts/bench_result.py).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+export BENCH_COMMAND=${BENCH_COMMAND:-"bash scripts/bench-scan.sh $*"}
+export BENCH_LOAD_START=${BENCH_LOAD_START:-$(cut -d' ' -f1-3 /proc/loadavg)}
 repo=$PWD
 files=20000
 runs=3
@@ -116,7 +119,7 @@ for round in $(seq 1 "$runs"); do
 done
 
 # 5 and 6. Check the last round's catalog, then the table (and JSON).
-python3 - "$work" "$runs" "$files" "$expected" "$json_out" "$load_at_start" "$load_before_runs" "$quintet" <<'EOF'
+ANCHOR_PY=$anchor_py python3 - "$work" "$runs" "$files" "$expected" "$json_out" "$load_at_start" "$load_before_runs" "$quintet" <<'EOF'
 import json, os, sqlite3, statistics, sys
 
 work, runs, files, expected_path, json_out, load_start, load_runs, quintet = sys.argv[1:9]
@@ -202,5 +205,40 @@ if json_out:
     with open(json_out, "w") as f:
         json.dump(report, f, indent=1, ensure_ascii=False)
     print(f"bench-scan: wrote {json_out}")
-sys.exit(1 if c["mismatches"] or c["unexpected_songs"] else 0)
+if c["mismatches"] or c["unexpected_songs"]:
+    print("bench-scan: the catalog check failed: no result file written")
+    sys.exit(1)
+
+sys.path.insert(0, "scripts")
+import bench_result
+from bench_result import figure
+def versions():
+    try:
+        import subprocess
+        out = subprocess.run([os.environ["ANCHOR_PY"], "-c",
+                              "import mutagen, importlib.metadata as m; print(mutagen.version_string, m.version('tinytag'))"],
+                             capture_output=True, text=True, check=True).stdout.split()
+        return {"mutagen": f"mutagen {out[0]}", "tinytag": f"tinytag {out[1]}"}
+    except Exception:
+        return {"mutagen": "mutagen", "tinytag": "tinytag"}
+tool = versions()
+q, m, t, rs = report["quintet_scan"], report["mutagen"], report["tinytag"], report["quintet_rescan"]
+bench_result.write("scan", parameters={"files": files, "runs": runs, "warm_page_cache": True},
+    figures={
+        "quintet_files_per_s": figure(q["files_per_s"], "files/s", "quintet scan", seconds=q["seconds"]),
+        "tinytag_files_per_s": figure(t["files_per_s"], "files/s", tool["tinytag"], seconds=t["seconds"]),
+        "mutagen_files_per_s": figure(m["files_per_s"], "files/s", tool["mutagen"], seconds=m["seconds"]),
+        "quintet_rescan_s": figure(rs["median_s"], "s", "quintet scan (unchanged rescan)", seconds=rs["seconds"]),
+        "quintet_max_rss_mib": figure(q["max_rss_kb"] / 1024, "MiB", "quintet scan"),
+        "quintet_rescan_max_rss_mib": figure(rs["max_rss_kb"] / 1024, "MiB", "quintet scan (rescan)"),
+        "tinytag_max_rss_mib": figure(t["max_rss_kb"] / 1024, "MiB", tool["tinytag"]),
+        "mutagen_max_rss_mib": figure(m["max_rss_kb"] / 1024, "MiB", tool["mutagen"]),
+    },
+    ratios={
+        "quintet_over_tinytag": report["ratio_quintet_tinytag"],
+        "quintet_over_mutagen": report["ratio_quintet_mutagen"],
+        "rescan_over_2s_bound": rs["median_s"] / 2.0,
+    },
+    details={"catalog_check": c, "load_average_at_start": load_start, "load_average_before_runs": load_runs})
+sys.exit(0)
 EOF

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """The table of scripts/bench-crowd: quintet on SQLite, quintet on PostGIS, PL/pgSQL via pgbench.
 
-Usage: bench_crowd_report.py RESULTS_DIR [--connections N] [--json FILE]
+Usage: bench_crowd_report.py RESULTS_DIR [--connections N] [--json FILE] [--no-result]
+
+Also writes Benchmarks/results/crowd-<UTC time>.json (scripts/bench_result.py) unless --no-result:
+every cell of the table as a figure (quintet SQLite, quintet PostGIS, PL/pgSQL), and the ratios the
+issue's acceptance reads (SQLite against PL/pgSQL side by side, and against the issue's bounds).
 
 RESULTS_DIR holds what scripts/bench-crowd wrote: meta.json; per wrk measurement NAME.wrk (wrk's
 output with the Lua scripts' line "BENCH {json}": requests, duration, latency percentiles in µs,
@@ -118,6 +122,7 @@ def main():
     ap.add_argument("results")
     ap.add_argument("--connections", type=int, default=64)
     ap.add_argument("--json")
+    ap.add_argument("--no-result", action="store_true")
     args = ap.parse_args()
     d, n = args.results, args.connections
     meta = read_json(os.path.join(d, "meta.json")) or {}
@@ -270,6 +275,50 @@ def main():
             json.dump({"meta": meta, "states": states, "measurements": cols, "table": table, "targets": targets,
                        "durability": durability}, f, indent=1, default=str)
         print(f"\nJSON: {args.json}")
+    if not args.no_result:
+        write_result(meta, states, cols, table, targets, durability, n, best_reports, best_pl)
+
+
+def write_result(meta, states, cols, table, targets, durability, n, best_reports, best_pl):
+    """Benchmarks/results/crowd-<UTC time>.json through scripts/bench_result.py."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench_result
+    from bench_result import figure
+
+    tools = {"sqlite": "quintet serve (SQLite)", "postgis": "quintet serve (PostGIS backend)",
+             "plpgsql": "PL/pgSQL functions via pgbench"}
+    units = {"rate": "requests/s", "p50_ms": "ms", "p99_ms": "ms", "mean_locations": "locations/answer",
+             "cpu_ms_per_request": "CPU ms/request (server + PostgreSQL)"}
+    figures = {}
+    for row in table:
+        for col in ("sqlite", "postgis", "plpgsql"):
+            if row[col] is not None:
+                figures[f"{col}_{row['key']}_{row['what']}"] = figure(row[col], units.get(row["what"], ""), tools[col])
+    s = states["sqlite"]
+    for k in ("devices", "locations", "within_2km", "load_seconds", "startup_seconds", "rss_mb"):
+        if s.get(k) is not None:
+            figures[f"sqlite_state_{k}"] = figure(s[k], k, tools["sqlite"])
+    if durability:
+        figures["sqlite_durability_acknowledged"] = figure(durability["acknowledged"], "reports", tools["sqlite"])
+        figures["sqlite_durability_missing"] = figure(durability["missing"], "reports", tools["sqlite"])
+    ratios = {}
+    if best_reports and best_pl:
+        ratios["sqlite_over_plpgsql_best_reports"] = best_reports / best_pl
+    for r in RADII:
+        a, c = cols["sqlite"].get(f"search_{r}"), cols["plpgsql"].get(f"search_{r}")
+        if a and c:
+            ratios[f"plpgsql_over_sqlite_search_{r}_p99"] = ratio(c["p99_ms"], a["p99_ms"])
+            ratios[f"plpgsql_over_sqlite_search_{r}_p50"] = ratio(c["p50_ms"], a["p50_ms"])
+    for r, bound in ((200, 2.0), (500, 10.0)):
+        a = cols["sqlite"].get(f"search_{r}")
+        if a:
+            ratios[f"sqlite_search_{r}_p99_over_{bound:g}ms"] = a["p99_ms"] / bound
+    if durability and durability.get("acknowledged"):
+        ratios["acknowledged_lost_fraction"] = durability["missing"] / durability["acknowledged"]
+    bench_result.write("crowd", parameters={"devices": meta.get("devices"), "seconds": meta.get("seconds"),
+                                            "connections": n, "skip_postgres": bool(meta.get("skip_postgres"))},
+                       figures=figures, ratios=ratios,
+                       details={"targets": targets, "states": states, "loadavg_start": meta.get("loadavg_start")})
 
 
 if __name__ == "__main__":

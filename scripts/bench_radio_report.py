@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """The table of scripts/bench-radio: icecast2 and quintet side by side, the ratios, the targets.
 
-Usage: bench_radio_report.py RESULTS_DIR --runs R -t T -n N [--json FILE]
+Usage: bench_radio_report.py RESULTS_DIR --runs R -t T -n N [--json FILE] [--no-result]
+
+Also writes Benchmarks/results/radio-<UTC time>.json (scripts/bench_result.py) unless --no-result:
+each server's figures (the median over the runs) and the ratios quintet ÷ icecast2 and quintet ÷
+the issue's bounds.
 
 RESULTS_DIR holds, per run r and server s (icecast2, quintet): s-r.listeners.json (listeners.py
 --json), s-r.procstat.json (procstat.py --json) and s-r.offset (seconds from procstat's start to
@@ -111,6 +115,8 @@ def main():
     ap.add_argument("-t", type=float, required=True)
     ap.add_argument("-n", type=int, required=True)
     ap.add_argument("--json")
+    ap.add_argument("--procs", type=int)
+    ap.add_argument("--no-result", action="store_true")
     a = ap.parse_args()
     out = {"listeners": a.n, "seconds": a.t, "runs": []}
     all_met = True
@@ -135,7 +141,50 @@ def main():
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(out, fh, indent=1)
+    if not a.no_result:
+        write_result(out, a)
     return 0
+
+
+def write_result(out, a):
+    """Benchmarks/results/radio-<UTC time>.json: medians over the runs, per server."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import bench_result
+    from bench_result import figure
+
+    def med(server, key):
+        vals = [r[server][key] for r in out["runs"] if r[server].get(key) is not None]
+        return statistics.median(vals) if vals else None
+
+    units = {"cpu_mean": "% of one core (steady window mean)", "cpu_max": "% of one core",
+             "rss_max_mb": "MB", "rss_idle_mb": "MB", "ttfb_p50_ms": "ms", "ttfb_p95_ms": "ms",
+             "kbps_min": "kbps", "kbps_median": "kbps", "established": "listeners", "failed": "listeners",
+             "dropped": "listeners", "below_95": "listeners", "client_cpu": "% of one core",
+             "machine_busy": "% (2 cores = 200)"}
+    tool = {"icecast2": "icecast2 (Debian)", "quintet": "quintet serve"}
+    figures = {}
+    for server in SERVERS:
+        for key, unit in units.items():
+            figures[f"{server}_{key}"] = figure(med(server, key), unit, tool[server],
+                                                runs=[r[server].get(key) for r in out["runs"]])
+    ratios = {}
+    q_cpu, i_cpu = med("quintet", "cpu_mean"), med("icecast2", "cpu_mean")
+    if q_cpu is not None and i_cpu:
+        ratios["quintet_over_icecast2_cpu"] = statistics.median(
+            r["quintet"]["cpu_mean"] / r["icecast2"]["cpu_mean"] for r in out["runs"]
+            if r["quintet"]["cpu_mean"] is not None and r["icecast2"]["cpu_mean"])
+    if med("quintet", "ttfb_p50_ms") is not None and med("icecast2", "ttfb_p50_ms"):
+        ratios["quintet_over_icecast2_ttfb_p50"] = med("quintet", "ttfb_p50_ms") / med("icecast2", "ttfb_p50_ms")
+    if med("quintet", "rss_max_mb") is not None:
+        ratios["quintet_rss_max_over_100mb"] = max(r["quintet"]["rss_max_mb"] for r in out["runs"]) / 100.0
+    if med("quintet", "ttfb_p50_ms") is not None:
+        ratios["quintet_ttfb_p50_over_200ms"] = max(r["quintet"]["ttfb_p50_ms"] for r in out["runs"]) / 200.0
+    ratios["quintet_listeners_served_fraction"] = min(
+        (r["quintet"]["established"] - r["quintet"]["dropped"] - r["quintet"]["below_95"]) / a.n for r in out["runs"])
+    bench_result.write("radio", parameters={"listeners": a.n, "seconds": a.t, "runs": a.runs, "client_procs": a.procs},
+                       figures=figures, ratios=ratios,
+                       details={"all_targets_met": out["all_targets_met"],
+                                "targets": [r["targets"] for r in out["runs"]]})
 
 
 if __name__ == "__main__":

@@ -38,14 +38,27 @@ public struct DecodeOptions: Sendable, Equatable {
 /// Turns an audio file into PCM. Implementations: `WAVFileDecoder` (pure Swift),
 /// `FFmpegDecoder` (any format, Linux and macOS), and `AudioFileDecoder`, which picks
 /// between them. A build for Apple platforms can add one backed by AVFoundation.
+///
+/// Cores take an `any AudioDecoding` and never name `FFmpegDecoder`: the server and the CLI
+/// pass one that runs ffmpeg (`AudioFileDecoder`), an iOS app one of its own.
 public protocol AudioDecoding: Sendable {
     /// Decodes the whole requested range into one buffer. Throws `AudioError`.
     func decode(_ url: URL, options: DecodeOptions) throws -> PCMBuffer
+
+    /// Decodes the requested range in buffers of about `chunkFrames` frames, handing each to
+    /// `body` as it is ready, so a long file need not sit in memory whole. The default decodes
+    /// everything with ``decode(_:options:)`` and hands over one buffer.
+    func stream(_ url: URL, options: DecodeOptions, chunkFrames: Int, _ body: (PCMBuffer) throws -> Void) throws
 }
 
 extension AudioDecoding {
     /// Decodes with default options (the file's own rate and channels, from the start).
     public func decode(_ url: URL) throws -> PCMBuffer { try decode(url, options: DecodeOptions()) }
+
+    public func stream(_ url: URL, options: DecodeOptions, chunkFrames: Int,
+                       _ body: (PCMBuffer) throws -> Void) throws {
+        try body(decode(url, options: options))
+    }
 }
 
 /// Decodes WAV files in pure Swift and converts them to the requested rate and channels.
@@ -80,6 +93,21 @@ public struct AudioFileDecoder: AudioDecoding {
         }
         let decoder = try ffmpeg ?? FFmpegDecoder()
         return try decoder.decode(url, options: options)
+    }
+
+    /// WAV in one buffer (it is read whole anyway); everything else streamed by ffmpeg.
+    public func stream(_ url: URL, options: DecodeOptions, chunkFrames: Int,
+                       _ body: (PCMBuffer) throws -> Void) throws {
+        if Self.hasWAVSignature(url), let buffer = try? WAVFileDecoder().decode(url, options: options) {
+            try body(buffer)
+            return
+        }
+        #if os(Linux) || os(macOS)
+        let decoder = try ffmpeg ?? FFmpegDecoder()
+        try decoder.stream(url, options: options, chunkFrames: chunkFrames, body)
+        #else
+        try body(decode(url, options: options))
+        #endif
     }
 
     /// Whether the file starts with a RIFF/WAVE signature.

@@ -104,8 +104,17 @@ public final class Catalog: Sendable {
                     starred: row[26], created: row[27], hasCover: row[28])
     }
 
-    /// Songs matching a `WHERE` clause (written in terms of `s`, `al`, `aa`), in `order`.
-    public func songs(where clause: String = "1", arguments: StatementArguments = [], order: String = "s.id",
+    /// Every song, by id.
+    public func songs(userID: Int64?) throws -> [CatalogSong] { try querySongs(userID: userID) }
+
+    /// The song stored at `path` (relative to the library folder, as scanned), if any.
+    public func song(path: String, userID: Int64? = nil) throws -> CatalogSong? {
+        try querySongs(where: "s.path = ?", arguments: [path], userID: userID).first
+    }
+
+    /// Songs matching a `WHERE` clause (written in terms of `s`, `al`, `aa`), in `order`. The
+    /// SQL stays inside the module: callers outside use the typed queries above and below.
+    func querySongs(where clause: String = "1", arguments: StatementArguments = [], order: String = "s.id",
                       limit: Int? = nil, offset: Int = 0, userID: Int64?) throws -> [CatalogSong] {
         try database.pool.read { db in
             var sql = "SELECT \(Self.songColumns) \(Self.songFrom) WHERE \(clause) ORDER BY \(order)"
@@ -125,7 +134,7 @@ public final class Catalog: Sendable {
     }
 
     public func song(id: Int64, userID: Int64? = nil) throws -> CatalogSong {
-        guard let song = try songs(where: "s.id = ?", arguments: [id], userID: userID).first else {
+        guard let song = try querySongs(where: "s.id = ?", arguments: [id], userID: userID).first else {
             throw CatalogError.notFound("no song with id \(id)")
         }
         return song
@@ -133,7 +142,7 @@ public final class Catalog: Sendable {
 
     /// Songs of an album in disc and track order.
     public func songs(ofAlbum albumID: Int64, userID: Int64?) throws -> [CatalogSong] {
-        try songs(where: "s.album_id = ?", arguments: [albumID], order: "COALESCE(s.disc, 1), s.track, s.title, s.id", userID: userID)
+        try querySongs(where: "s.album_id = ?", arguments: [albumID], order: "COALESCE(s.disc, 1), s.track, s.title, s.id", userID: userID)
     }
 
     /// Random songs, optionally of a genre and a year range.
@@ -147,13 +156,13 @@ public final class Catalog: Sendable {
         }
         if let fromYear { clauses.append("s.year >= ?"); args += [fromYear] }
         if let toYear { clauses.append("s.year <= ?"); args += [toYear] }
-        return try songs(where: clauses.joined(separator: " AND "), arguments: args, order: "RANDOM()",
+        return try querySongs(where: clauses.joined(separator: " AND "), arguments: args, order: "RANDOM()",
                          limit: count, userID: userID)
     }
 
     /// Songs of a genre.
     public func songs(ofGenre genre: String, count: Int, offset: Int, userID: Int64?) throws -> [CatalogSong] {
-        try songs(where: "s.id IN (SELECT song_id FROM library_song_genre sg JOIN library_genre g ON g.id = sg.genre_id WHERE g.key = ?)",
+        try querySongs(where: "s.id IN (SELECT song_id FROM library_song_genre sg JOIN library_genre g ON g.id = sg.genre_id WHERE g.key = ?)",
                   arguments: [NameKey(genre).value], order: "s.title_key, s.id", limit: count, offset: offset, userID: userID)
     }
 
@@ -181,7 +190,11 @@ public final class Catalog: Sendable {
                      playCount: row[11], starred: row[12], created: row[13])
     }
 
-    public func albums(where clause: String = "1", arguments: StatementArguments = [], order: String = "al.key, al.id",
+    /// Every album, by key.
+    public func albums(userID: Int64?) throws -> [CatalogAlbum] { try queryAlbums(userID: userID) }
+
+    /// Albums matching a clause (in terms of `al`, `ar`), in `order`.
+    func queryAlbums(where clause: String = "1", arguments: StatementArguments = [], order: String = "al.key, al.id",
                        limit: Int? = nil, offset: Int = 0, userID: Int64?) throws -> [CatalogAlbum] {
         try database.pool.read { db in
             var sql = "SELECT \(Self.albumColumns) \(Self.albumFrom) WHERE \(clause) ORDER BY \(order)"
@@ -193,7 +206,7 @@ public final class Catalog: Sendable {
     }
 
     public func album(id: Int64, userID: Int64? = nil) throws -> CatalogAlbum {
-        guard let album = try albums(where: "al.id = ?", arguments: [id], userID: userID).first else {
+        guard let album = try queryAlbums(where: "al.id = ?", arguments: [id], userID: userID).first else {
             throw CatalogError.notFound("no album with id \(id)")
         }
         return album
@@ -201,7 +214,7 @@ public final class Catalog: Sendable {
 
     /// The albums an artist is the album artist of, oldest first.
     public func albums(ofArtist artistID: Int64, userID: Int64?) throws -> [CatalogAlbum] {
-        try albums(where: "al.artist_id = ?", arguments: [artistID], order: "al.year, al.key, al.id", userID: userID)
+        try queryAlbums(where: "al.artist_id = ?", arguments: [artistID], order: "al.year, al.key, al.id", userID: userID)
     }
 
     /// The kinds of album list Subsonic's getAlbumList2 offers.
@@ -214,32 +227,32 @@ public final class Catalog: Sendable {
                           genre: String? = nil, userID: Int64?) throws -> [CatalogAlbum] {
         switch kind {
         case .random:
-            return try albums(order: "RANDOM()", limit: size, userID: userID)
+            return try queryAlbums(order: "RANDOM()", limit: size, userID: userID)
         case .newest:
-            return try albums(order: "al.created_at DESC, al.id DESC", limit: size, offset: offset, userID: userID)
+            return try queryAlbums(order: "al.created_at DESC, al.id DESC", limit: size, offset: offset, userID: userID)
         case .frequent, .highest:
-            return try albums(where: "EXISTS (SELECT 1 FROM library_song s WHERE s.album_id = al.id AND s.play_count > 0)",
+            return try queryAlbums(where: "EXISTS (SELECT 1 FROM library_song s WHERE s.album_id = al.id AND s.play_count > 0)",
                               order: "(SELECT SUM(s.play_count) FROM library_song s WHERE s.album_id = al.id) DESC, al.id",
                               limit: size, offset: offset, userID: userID)
         case .recent:
-            return try albums(where: "EXISTS (SELECT 1 FROM library_song s WHERE s.album_id = al.id AND s.last_played IS NOT NULL)",
+            return try queryAlbums(where: "EXISTS (SELECT 1 FROM library_song s WHERE s.album_id = al.id AND s.last_played IS NOT NULL)",
                               order: "(SELECT MAX(s.last_played) FROM library_song s WHERE s.album_id = al.id) DESC, al.id",
                               limit: size, offset: offset, userID: userID)
         case .starred:
-            return try albums(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", limit: size, offset: offset, userID: userID)
+            return try queryAlbums(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", limit: size, offset: offset, userID: userID)
         case .alphabeticalByName:
-            return try albums(order: "al.key, al.id", limit: size, offset: offset, userID: userID)
+            return try queryAlbums(order: "al.key, al.id", limit: size, offset: offset, userID: userID)
         case .alphabeticalByArtist:
-            return try albums(order: "aa.sort_name COLLATE NOCASE, al.key, al.id", limit: size, offset: offset, userID: userID)
+            return try queryAlbums(order: "aa.sort_name COLLATE NOCASE, al.key, al.id", limit: size, offset: offset, userID: userID)
         case .byYear:
             let from = fromYear ?? 0, to = toYear ?? 9999
             let (lo, hi) = (min(from, to), max(from, to))
-            return try albums(where: "al.year BETWEEN ? AND ?", arguments: [lo, hi],
+            return try queryAlbums(where: "al.year BETWEEN ? AND ?", arguments: [lo, hi],
                               order: from > to ? "al.year DESC, al.key" : "al.year, al.key",
                               limit: size, offset: offset, userID: userID)
         case .byGenre:
             guard let genre else { throw CatalogError.invalid("byGenre needs a genre") }
-            return try albums(where: """
+            return try queryAlbums(where: """
                 EXISTS (SELECT 1 FROM library_song s JOIN library_song_genre sg ON sg.song_id = s.id
                         JOIN library_genre g ON g.id = sg.genre_id WHERE s.album_id = al.id AND g.key = ?)
                 """, arguments: [NameKey(genre).value], order: "al.key, al.id", limit: size, offset: offset, userID: userID)
@@ -264,8 +277,17 @@ public final class Catalog: Sendable {
         CatalogArtist(id: row[0], name: row[1], sortName: row[2], albumCount: row[3], songCount: row[4], starred: row[5])
     }
 
+    /// Every artist (album artists and artists credited on songs), by sort name.
+    public func artists(userID: Int64?) throws -> [CatalogArtist] { try queryArtists(userID: userID) }
+
+    /// Artists that own at least one album (what Subsonic's getArtists and getIndexes list;
+    /// artists only credited on songs are found by search).
+    public func albumArtists(userID: Int64?) throws -> [CatalogArtist] {
+        try queryArtists(where: "EXISTS (SELECT 1 FROM library_album al WHERE al.artist_id = ar.id)", userID: userID)
+    }
+
     /// Artists matching a clause (in terms of `ar`), by sort name.
-    public func artists(where clause: String = "1", arguments: StatementArguments = [], limit: Int? = nil,
+    func queryArtists(where clause: String = "1", arguments: StatementArguments = [], limit: Int? = nil,
                         offset: Int = 0, userID: Int64?) throws -> [CatalogArtist] {
         try database.pool.read { db in
             var sql = "SELECT \(Self.artistColumns) \(Self.artistFrom) WHERE \(clause) ORDER BY ar.sort_name COLLATE NOCASE, ar.id"
@@ -277,7 +299,7 @@ public final class Catalog: Sendable {
     }
 
     public func artist(id: Int64, userID: Int64? = nil) throws -> CatalogArtist {
-        guard let artist = try artists(where: "ar.id = ?", arguments: [id], userID: userID).first else {
+        guard let artist = try queryArtists(where: "ar.id = ?", arguments: [id], userID: userID).first else {
             throw CatalogError.notFound("no artist with id \(id)")
         }
         return artist
@@ -285,7 +307,7 @@ public final class Catalog: Sendable {
 
     /// Songs crediting an artist (as track artist, featured or not).
     public func songs(ofArtist artistID: Int64, userID: Int64?) throws -> [CatalogSong] {
-        try songs(where: "s.id IN (SELECT song_id FROM library_song_artist WHERE artist_id = ?)", arguments: [artistID],
+        try querySongs(where: "s.id IN (SELECT song_id FROM library_song_artist WHERE artist_id = ?)", arguments: [artistID],
                   order: "al.year, al.key, COALESCE(s.disc, 1), s.track, s.id", userID: userID)
     }
 
@@ -314,9 +336,9 @@ public final class Catalog: Sendable {
         let (albumClause, albumArgs) = clause(Self.albumSearchText)
         let (songClause, songArgs) = clause(Self.songSearchText)
         return (
-            try artists(where: artistClause, arguments: artistArgs, limit: artistCount, offset: artistOffset, userID: userID),
-            try albums(where: albumClause, arguments: albumArgs, limit: albumCount, offset: albumOffset, userID: userID),
-            try songs(where: songClause, arguments: songArgs, order: "s.title_key, s.id", limit: songCount,
+            try queryArtists(where: artistClause, arguments: artistArgs, limit: artistCount, offset: artistOffset, userID: userID),
+            try queryAlbums(where: albumClause, arguments: albumArgs, limit: albumCount, offset: albumOffset, userID: userID),
+            try querySongs(where: songClause, arguments: songArgs, order: "s.title_key, s.id", limit: songCount,
                       offset: songOffset, userID: userID)
         )
     }
@@ -366,7 +388,7 @@ public final class Catalog: Sendable {
         let links = RelatedSongs(groups: groups).links(of: songID)
         let wanted = Set(links.covers + links.identical)
         guard !wanted.isEmpty else { return ([], []) }
-        let list = try songs(where: "s.id IN (\(wanted.map(String.init).joined(separator: ",")))", userID: userID)
+        let list = try querySongs(where: "s.id IN (\(wanted.map(String.init).joined(separator: ",")))", userID: userID)
         let byID = Dictionary(uniqueKeysWithValues: list.map { ($0.id, $0) })
         return (links.covers.compactMap { byID[$0] }, links.identical.compactMap { byID[$0] })
     }
@@ -507,17 +529,18 @@ public final class Catalog: Sendable {
 
     /// What a user starred.
     public func starred(userID: Int64) throws -> (artists: [CatalogArtist], albums: [CatalogAlbum], songs: [CatalogSong]) {
-        (try artists(where: "st.starred_at IS NOT NULL", userID: userID),
-         try albums(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", userID: userID),
-         try songs(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", userID: userID))
+        (try queryArtists(where: "st.starred_at IS NOT NULL", userID: userID),
+         try queryAlbums(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", userID: userID),
+         try querySongs(where: "st.starred_at IS NOT NULL", order: "st.starred_at DESC", userID: userID))
     }
 }
 
 extension Catalog {
     /// Fills an empty catalog with synthetic songs (for `quintet bench related --catalog`):
     /// artists, composers and albums by the given names, through the same tables a scan
-    /// writes. Paths are `synthetic/<id>`.
-    public func fillForBenchmark(_ songs: [RelatedSongs.Song]) throws {
+    /// writes. Paths are `synthetic/<id>`. Package access: the benchmark and the tests use it,
+    /// it is no part of the library's API.
+    package func fillForBenchmark(_ songs: [RelatedSongs.Song]) throws {
         try database.pool.write { db in
             var artists: [String: Int64] = [:], composers: [String: Int64] = [:], albums: [Int64: Int64] = [:]
             func id(_ name: String, _ table: String, _ cache: inout [String: Int64]) throws -> Int64 {

@@ -36,7 +36,7 @@ extension Catalog {
         let entries: [Int64] = try database.pool.read { db in
             try Int64.fetchAll(db, sql: "SELECT song_id FROM library_playlist_entry WHERE playlist_id = ? ORDER BY position", arguments: [id])
         }
-        let songs = try self.songs(where: "s.id IN (SELECT song_id FROM library_playlist_entry WHERE playlist_id = ?)",
+        let songs = try self.querySongs(where: "s.id IN (SELECT song_id FROM library_playlist_entry WHERE playlist_id = ?)",
                                    arguments: [id], userID: userID)
         let byID = Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0) })
         return (playlist, entries.compactMap { byID[$0] })

@@ -79,7 +79,7 @@ public enum MP3File {
     private static func readStream(_ source: some ByteSource, start: Int, end: Int,
                                    into stream: inout StreamInfo) throws -> Bool {
         var head: [UInt8] = []
-        var found: (offset: Int, header: MPEGFrameHeader)?
+        var found: (offset: Int, header: MPEGAudioHeader)?
         for window in [8_192, 262_144] where found == nil {
             head = try source.read(at: start, length: min(window, end - start))
             found = MPEGAudio.firstFrame(in: head, from: 0)
@@ -115,9 +115,9 @@ public enum MP3File {
     }
 
     /// Whether every frame header that fits in `head` after the first has the first's bitrate.
-    private static func isConstantBitrate(_ head: [UInt8], from offset: Int, first: MPEGFrameHeader) -> Bool {
+    private static func isConstantBitrate(_ head: [UInt8], from offset: Int, first: MPEGAudioHeader) -> Bool {
         var position = offset, frames = 0
-        while let header = MPEGFrameHeader(head, at: position), header.isCompatible(with: first), frames < 64 {
+        while let header = MPEGAudioHeader(head, at: position), header.isCompatible(with: first), frames < 64 {
             if header.bitrate != first.bitrate { return false }
             frames += 1
             position += header.frameLength

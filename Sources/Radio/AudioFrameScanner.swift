@@ -1,4 +1,5 @@
 import Foundation
+import MediaTags
 
 /// The frame formats a live mount can be cut on.
 public enum AudioFraming: Sendable, Hashable {
@@ -100,7 +101,7 @@ public struct AudioFrameScanner: Sendable {
         switch framing {
         case .mpegAudio:
             guard i + 4 <= window.count,
-                  let h = MPEGAudioHeader(window[i], window[i + 1], window[i + 2], window[i + 3])
+                  let h = MPEGAudioHeader(window[i], window[i + 1], window[i + 2], window[i + 3], accepting: .layerIII)
             else { return nil }
             return (h.frameLength, h.samplesPerFrame, h.sampleRate, h.streamKey)
         case .adts:

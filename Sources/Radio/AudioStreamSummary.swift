@@ -1,3 +1,4 @@
+import MediaTags
 /// The exact length of a whole MP3 or ADTS AAC file or recorded stream, found by counting its
 /// frames (duration = Σ samples per frame / sample rate), never estimated from the bitrate.
 ///
@@ -61,29 +62,22 @@ public struct AudioStreamSummary: Sendable, Hashable {
         truncatedBytes = truncated
     }
 
-    /// The size of an ID3v2 tag at the start of `bytes` (header, body and footer), or 0.
-    ///
-    /// The size is the 28-bit "syncsafe" integer of bytes 6-9; flag bit 4 adds a 10-byte footer.
+    /// The size of an ID3v2.2–2.4 tag at the start of `bytes` (header, body and, in v2.4, the
+    /// footer; MediaTags' `ID3v2.Header`), clamped to the bytes at hand; 0 without a tag.
     public static func id3v2Length(_ bytes: [UInt8]) -> Int {
-        guard bytes.count >= 10, bytes[0] == 0x49, bytes[1] == 0x44, bytes[2] == 0x33,  // "ID3"
-              bytes[3] != 0xFF, bytes[4] != 0xFF,
-              bytes[6] & 0x80 == 0, bytes[7] & 0x80 == 0, bytes[8] & 0x80 == 0, bytes[9] & 0x80 == 0
-        else { return 0 }
-        let size = Int(bytes[6]) << 21 | Int(bytes[7]) << 14 | Int(bytes[8]) << 7 | Int(bytes[9])
-        let footer = bytes[5] & 0x10 != 0 ? 10 : 0
-        return min(bytes.count, 10 + size + footer)
+        ID3v2.Header(bytes).map { min(bytes.count, $0.totalSize) } ?? 0
     }
 
     /// Whether the MPEG frame at `offset` is a Xing/Info header (after the side information)
     /// or a VBRI header (at 32 bytes after the header).
     public static func isXingFrame(_ bytes: [UInt8], at offset: Int) -> Bool {
-        guard let header = MPEGAudioHeader(bytes, at: offset) else { return false }
+        guard let header = MPEGAudioHeader(bytes, at: offset, accepting: .layerIII) else { return false }
         func tag(at position: Int, _ names: [String]) -> Bool {
             guard position + 4 <= bytes.count, position + 4 <= offset + header.frameLength else { return false }
             let word = String(decoding: bytes[position..<position + 4], as: UTF8.self)
             return names.contains(word)
         }
-        let xing = offset + 4 + (header.hasCRC ? 2 : 0) + header.sideInfoLength
+        let xing = offset + header.xingOffset
         return tag(at: xing, ["Xing", "Info"]) || tag(at: offset + 36, ["VBRI"])
     }
 }

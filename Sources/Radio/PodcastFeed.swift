@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import WireFormats
 
 /// A show as its podcast feed describes it.
 public struct PodcastShow: Sendable, Hashable {
@@ -79,7 +81,7 @@ public struct PodcastEpisode: Sendable, Hashable {
 
 /// One show's RSS 2.0 podcast feed (RSS 2.0.11) with Apple's iTunes namespace and the
 /// Podcasting 2.0 namespace (`podcast:guid`). Every text is XML-escaped with controls removed
-/// (``XMLText/escape(_:)``).
+/// (``XMLText/escape(_:_:)``).
 ///
 /// ```swift
 /// let xml = PodcastFeed(show: show, episodes: episodes).xml()   // serve as application/rss+xml
@@ -101,7 +103,7 @@ public struct PodcastFeed: Sendable, Hashable {
 
     /// The feed document (UTF-8).
     public func xml() -> String {
-        let e = XMLText.escape
+        let e: (String) -> String = { XMLText.escape($0, .text) }
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" \
@@ -157,7 +159,7 @@ public struct PodcastFeed: Sendable, Hashable {
     /// name's UTF-8 bytes, first 16 bytes, version and variant bits set.
     public static func uuidV5(namespace: UUID, name: String) -> UUID {
         let ns = withUnsafeBytes(of: namespace.uuid) { Array($0) }
-        var b = Array(SHA1.digest(ns + Array(name.utf8)).prefix(16))
+        var b = Array(Insecure.SHA1.hash(data: ns + Array(name.utf8)).prefix(16))
         b[6] = (b[6] & 0x0F) | 0x50
         b[8] = (b[8] & 0x3F) | 0x80
         return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
@@ -165,10 +167,7 @@ public struct PodcastFeed: Sendable, Hashable {
     }
 
     /// RFC 2822 date in GMT: `Wed, 25 Nov 2026 14:25:33 GMT`.
-    public static func rfc2822(_ date: Date) -> String {
-        let c = UTCDate(date)
-        return "\(c.weekdayName), \(c.pad(c.day)) \(c.monthName) \(c.year) \(c.pad(c.hour)):\(c.pad(c.minute)):\(c.pad(c.second)) GMT"
-    }
+    public static func rfc2822(_ date: Date) -> String { UTCDate.rfc822(date, zone: .gmt) }
 
     /// `H:MM:SS` for `seconds` rounded to the nearest second (negative and NaN give `0:00:00`).
     public static func duration(_ seconds: Double) -> String {

@@ -1,7 +1,9 @@
 import AudioCore
 import Foundation
 import GRDB
+import MediaTags
 import QuintetStore
+import WireFormats
 
 /// The radio's shows and episodes in the shared database, and the episode files under the
 /// data folder (`DATA/radio/<show id>/<episode id>.mp3`). The server (sources, listeners,
@@ -14,7 +16,7 @@ import QuintetStore
 /// off event loops.
 ///
 /// ```swift
-/// let radio = RadioStore(database: database)
+/// let radio = RadioStore(database: database, decoder: AudioFileDecoder())
 /// let show = try radio.createShow(owner: admin.id!, RadioStore.NewShow(title: "Morning"))
 /// // a source connects to show.mount with user "source" and password show.streamKey:
 /// guard let show = try radio.authenticateSource(mount: "/live/morning.mp3", key: password) else { … }
@@ -25,6 +27,8 @@ import QuintetStore
 public struct RadioStore: Sendable {
     /// The database (and through it the data folder).
     public let database: QuintetDatabase
+    /// Turns episodes into PCM for their waveform peaks; nil: no peaks.
+    public let decoder: (any AudioDecoding)?
 
     /// Every mount lives under this path: `/live/<slug>.mp3`. The app's own routes are
     /// `/api/…`, `/rest/…`, `/radio/…`, `/metrics`, `/status-json.xsl`, `/admin/…` and the
@@ -37,9 +41,12 @@ public struct RadioStore: Sendable {
     /// Buckets of the waveform peaks computed for each episode.
     public static let waveformBuckets = 1000
 
-    /// A store on `database` (opened with ``RadioSchema`` migrations applied).
-    public init(database: QuintetDatabase) {
+    /// A store on `database` (opened with ``RadioSchema`` migrations applied). `decoder` turns
+    /// episodes into PCM for their waveform peaks (the server and the CLI pass AudioCore's
+    /// `AudioFileDecoder`, which runs ffmpeg); without one, episodes get no peaks.
+    public init(database: QuintetDatabase, decoder: (any AudioDecoding)? = nil) {
         self.database = database
+        self.decoder = decoder
     }
 
     /// The data folder.
@@ -263,7 +270,7 @@ public struct RadioStore: Sendable {
     }
 
     /// Ends a live episode: reads its file for the exact duration (frame count) and size,
-    /// computes waveform peaks when `computePeaks` (ffmpeg; nil if it is missing), and sets the
+    /// computes waveform peaks when `computePeaks` (with the store's decoder; none without one), and sets the
     /// state to `published` (or `recorded` when the show does not publish automatically).
     /// A file with no audio frames throws ``RadioStoreError/badAudio(_:)`` and leaves the
     /// episode live: delete it with ``deleteEpisode(id:)``.
@@ -279,7 +286,7 @@ public struct RadioStore: Sendable {
     private func finalise(_ episode: RadioEpisode, endedAt: Date?, computePeaks: Bool) throws -> RadioEpisode {
         let url = fileURL(of: episode)
         let summary = try Self.summarize(fileAt: url, contentType: episode.contentType)
-        let peaks = computePeaks ? Self.waveformJSON(of: url) : nil
+        let peaks = computePeaks ? waveformJSON(of: url) : nil
         return try database.pool.write { db in
             guard var row = try RadioEpisode.fetchOne(db, key: episode.id) else {
                 throw RadioStoreError.episodeNotFound(episode.id ?? 0)
@@ -303,11 +310,11 @@ public struct RadioStore: Sendable {
         }
     }
 
-    /// (Re)computes an episode's waveform peaks from its file (ffmpeg; nothing changes when it
-    /// is missing). For episodes finalised without them, e.g. by a quick recovery at start.
+    /// (Re)computes an episode's waveform peaks from its file (nothing changes without a
+    /// decoder or when it fails). For episodes finalised without them, e.g. by a quick recovery at start.
     public func computePeaks(episodeID: Int64) throws {
         guard let episode = try episode(id: episodeID) else { throw RadioStoreError.episodeNotFound(episodeID) }
-        guard let peaks = Self.waveformJSON(of: fileURL(of: episode)) else { return }
+        guard let peaks = waveformJSON(of: fileURL(of: episode)) else { return }
         try database.pool.write { db in
             try db.execute(sql: "UPDATE radio_episodes SET peaks = ? WHERE id = ?", arguments: [peaks, episodeID])
         }
@@ -453,7 +460,7 @@ public struct RadioStore: Sendable {
         var size = Int64(head.count)
         var tag = 0
         if framing == .mpegAudio, head.count >= 10 {
-            tag = declaredID3v2Length(head)
+            tag = ID3v2.Header(head)?.totalSize ?? 0  // declared, not clamped to the bytes at hand
             if tag > head.count {
                 // A tag longer than the first read (a big cover): audio starts after it.
                 guard (try? handle.seek(toOffset: UInt64(tag))) != nil else {
@@ -504,23 +511,15 @@ public struct RadioStore: Sendable {
         return (seconds, size)
     }
 
-    /// The full size an ID3v2 header at the start of `bytes` declares (header, body, footer),
-    /// or 0 — unlike ``AudioStreamSummary/id3v2Length(_:)`` not clamped to the bytes at hand.
-    static func declaredID3v2Length(_ bytes: [UInt8]) -> Int {
-        let inHand = AudioStreamSummary.id3v2Length(bytes)
-        guard inHand > 0 else { return 0 }
-        let size = Int(bytes[6]) << 21 | Int(bytes[7]) << 14 | Int(bytes[8]) << 7 | Int(bytes[9])
-        return 10 + size + (bytes[5] & 0x10 != 0 ? 10 : 0)
-    }
-
     /// Waveform peaks (``waveformBuckets`` buckets, AudioCore's `WaveformPeaks`) of an audio
-    /// file decoded by ffmpeg at 8 kHz mono, as JSON; nil when ffmpeg is missing or fails.
-    /// Memory stays small: each run of 32 samples is reduced to its minimum and maximum first.
-    public static func waveformJSON(of url: URL) -> String? {
-        guard let decoder = try? FFmpegDecoder() else { return nil }
+    /// file decoded at 8 kHz mono by the store's decoder, as JSON; nil without a decoder or when
+    /// it fails. Memory stays small: the file is decoded in pieces, and each run of 32 samples is
+    /// reduced to its minimum and maximum first.
+    public func waveformJSON(of url: URL) -> String? {
+        guard let decoder else { return nil }
         var minima: [Float] = [], maxima: [Float] = []
         do {
-            try decoder.stream(url, options: .mono(sampleRate: 8000)) { buffer in
+            try decoder.stream(url, options: .mono(sampleRate: 8000), chunkFrames: 65_536) { buffer in
                 let samples = buffer.samples
                 var i = 0
                 while i < samples.count {
@@ -533,8 +532,8 @@ public struct RadioStore: Sendable {
         } catch {
             return nil
         }
-        let low = WaveformPeaks(samples: minima, bucketCount: waveformBuckets)
-        let high = WaveformPeaks(samples: maxima, bucketCount: waveformBuckets)
+        let low = WaveformPeaks(samples: minima, bucketCount: Self.waveformBuckets)
+        let high = WaveformPeaks(samples: maxima, bucketCount: Self.waveformBuckets)
         var peaks = low
         peaks.maxima = high.maxima
         guard let json = try? JSONEncoder().encode(peaks) else { return nil }

@@ -1,3 +1,5 @@
+import MediaTags
+
 extension MPEGAudioHeader {
     /// A complete Layer III frame that decodes to silence, matching this header's version,
     /// bitrate, sample rate and channel mode, used to fill a mount while its source reconnects.

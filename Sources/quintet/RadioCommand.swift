@@ -1,4 +1,5 @@
 import ArgumentParser
+import AudioCore
 import Foundation
 import QuintetServer
 import QuintetStore
@@ -87,7 +88,7 @@ struct RadioCommand: ParsableCommand {
                 ownerUser = admin
             }
             let show = try radioCall {
-                try RadioStore(database: database).createShow(owner: ownerUser.id!, RadioStore.NewShow(
+                try RadioStore(database: database, decoder: AudioFileDecoder()).createShow(owner: ownerUser.id!, RadioStore.NewShow(
                     title: title, description: description, cover: cover, language: language, explicit: explicit,
                     location: location, publishAutomatically: !noAutoPublish, maxEpisodeSeconds: seconds,
                     fallbackMount: fallbackMount))
@@ -125,7 +126,7 @@ struct RadioCommand: ParsableCommand {
             let database = try dataOptions.openDatabase()
             defer { try? database.close() }
             let users = UserStore(database: database)
-            let shows = try RadioStore(database: database).shows()
+            let shows = try RadioStore(database: database, decoder: AudioFileDecoder()).shows()
             struct Line: Encodable {
                 let id: Int64, title: String, slug: String, mount: String, owner: String
                 let publish_automatically: Bool, max_episode_seconds: Int, feed_url: String
@@ -158,7 +159,7 @@ struct RadioCommand: ParsableCommand {
         func run() throws {
             let database = try dataOptions.openDatabase()
             defer { try? database.close() }
-            let radio = RadioStore(database: database)
+            let radio = RadioStore(database: database, decoder: AudioFileDecoder())
             if let show, try radio.show(id: show) == nil { throw ValidationError("no show \(show)") }
             let episodes = try radio.episodes(showID: show, limit: limit)
             if json { try printJSON(episodes.map(EpisodeLine.init)); return }
@@ -195,7 +196,7 @@ struct RadioCommand: ParsableCommand {
             let database = try dataOptions.openDatabase()
             defer { try? database.close() }
             let episode = try radioCall {
-                try RadioStore(database: database).importEpisode(showID: show, file: url, title: title,
+                try RadioStore(database: database, decoder: AudioFileDecoder()).importEpisode(showID: show, file: url, title: title,
                                                                  description: description, publish: publish)
             }
             if json { try printJSON(EpisodeLine(episode)); return }
@@ -212,7 +213,7 @@ struct RadioCommand: ParsableCommand {
         func run() throws {
             let database = try dataOptions.openDatabase()
             defer { try? database.close() }
-            let episode = try radioCall { try RadioStore(database: database).publish(episodeID: id) }
+            let episode = try radioCall { try RadioStore(database: database, decoder: AudioFileDecoder()).publish(episodeID: id) }
             print("episode \(episode.id!) is \(episode.state.rawValue)")
         }
     }
@@ -226,7 +227,7 @@ struct RadioCommand: ParsableCommand {
         func run() throws {
             let database = try dataOptions.openDatabase()
             defer { try? database.close() }
-            try radioCall { try RadioStore(database: database).deleteEpisode(id: id) }
+            try radioCall { try RadioStore(database: database, decoder: AudioFileDecoder()).deleteEpisode(id: id) }
             print("deleted episode \(id)")
         }
     }
@@ -245,7 +246,7 @@ struct RadioCommand: ParsableCommand {
             let base = try urlOptions.base()
             let database = try dataOptions.openDatabase()
             defer { try? database.close() }
-            let updated = try radioCall { try RadioStore(database: database).resetStreamKey(showID: show) }
+            let updated = try radioCall { try RadioStore(database: database, decoder: AudioFileDecoder()).resetStreamKey(showID: show) }
             let urls = RadioCommand.urls(show: updated, base: base)
             if json {
                 struct Line: Encodable { let id: Int64; let mount: String; let source_url: String; let key: String; let feed_url: String }

@@ -3,6 +3,7 @@
 // contract's key names for Physics2D's typed stability figures.
 import Foundation
 import Physics2D
+import WireFormats
 
 /// A JSON value with a fixed key order, for printing the runner contract's object.
 indirect enum JSONValue {
@@ -25,19 +26,7 @@ indirect enum JSONValue {
         case .int(let i): return String(i)
         case .bool(let b): return b ? "true" : "false"
         case .null: return "null"
-        case .string(let s):
-            var out = "\""
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\t": out += "\\t"
-                default:
-                    if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-                }
-            }
-            return out + "\""
+        case .string(let s): return JSONString.quoted(s)
         case .object(let kv):
             return "{" + kv.map { JSONValue.string($0.0).text + ": " + $0.1.text }.joined(separator: ", ") + "}"
         }

@@ -77,7 +77,7 @@ struct CatalogFixture {
     }
 
     func song(at path: String) throws -> CatalogSong {
-        guard let song = try catalog.songs(where: "s.path = ?", arguments: [path], userID: nil).first else {
+        guard let song = try catalog.song(path: path) else {
             throw CatalogError.notFound("no song at \(path)")
         }
         return song

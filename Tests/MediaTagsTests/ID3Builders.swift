@@ -118,7 +118,7 @@ enum MPEGBuild {
 
     /// One zero-filled frame with `header`, of the length the header implies.
     static func frame(_ header: [UInt8]) -> [UInt8] {
-        let parsed = MPEGFrameHeader(header[0], header[1], header[2], header[3])!
+        let parsed = MPEGAudioHeader(header[0], header[1], header[2], header[3])!
         return header + [UInt8](repeating: 0, count: parsed.frameLength - 4)
     }
 
@@ -139,7 +139,7 @@ enum MPEGBuild {
                      versionBits: UInt8 = 3, mono: Bool = false) -> [UInt8] {
         let h = header(versionBits: versionBits, bitrateIndex: 9, mono: mono)
         var f = frame(h)
-        let parsed = MPEGFrameHeader(h[0], h[1], h[2], h[3])!
+        let parsed = MPEGAudioHeader(h[0], h[1], h[2], h[3])!
         var body = Array(tag.utf8)
         var flags = 0
         if frames != nil { flags |= 1 }

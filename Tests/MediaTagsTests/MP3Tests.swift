@@ -6,32 +6,45 @@ import Testing
 @Suite("MPEG audio frames")
 struct MPEGFrameTests {
     @Test func headerFieldsAcrossVersionsAndLayers() throws {
-        let v1l3 = try #require(MPEGFrameHeader(0xFF, 0xFB, 0x90, 0x00))
+        let v1l3 = try #require(MPEGAudioHeader(0xFF, 0xFB, 0x90, 0x00))
         #expect(v1l3.version == .mpeg1 && v1l3.layer == 3 && v1l3.bitrate == 128_000 && v1l3.sampleRate == 44100)
         #expect(v1l3.frameLength == 417 && v1l3.samplesPerFrame == 1152 && v1l3.channels == 2 && v1l3.xingOffset == 36)
-        let padded = try #require(MPEGFrameHeader(0xFF, 0xFB, 0x92, 0xC0))
+        let padded = try #require(MPEGAudioHeader(0xFF, 0xFB, 0x92, 0xC0))
         #expect(padded.frameLength == 418 && padded.channels == 1 && padded.xingOffset == 21)
-        let v2 = try #require(MPEGFrameHeader(MPEGBuild.header(versionBits: 2, bitrateIndex: 8, rateIndex: 1), at: 0))
+        let v2 = try #require(MPEGAudioHeader(MPEGBuild.header(versionBits: 2, bitrateIndex: 8, rateIndex: 1), at: 0))
         #expect(v2.version == .mpeg2 && v2.sampleRate == 24000 && v2.bitrate == 64_000 && v2.samplesPerFrame == 576)
         #expect(v2.frameLength == 72 * 64_000 / 24000 && v2.xingOffset == 21)
-        let v25 = try #require(MPEGFrameHeader(MPEGBuild.header(versionBits: 0, bitrateIndex: 4, rateIndex: 2, mono: true), at: 0))
+        let v25 = try #require(MPEGAudioHeader(MPEGBuild.header(versionBits: 0, bitrateIndex: 4, rateIndex: 2, mono: true), at: 0))
         #expect(v25.version == .mpeg25 && v25.sampleRate == 8000 && v25.bitrate == 32_000 && v25.xingOffset == 13)
-        let l2 = try #require(MPEGFrameHeader(MPEGBuild.header(layer: 2, bitrateIndex: 10, rateIndex: 1), at: 0))
+        let l2 = try #require(MPEGAudioHeader(MPEGBuild.header(layer: 2, bitrateIndex: 10, rateIndex: 1), at: 0))
         #expect(l2.bitrate == 192_000 && l2.frameLength == 576 && l2.samplesPerFrame == 1152)
-        let l1 = try #require(MPEGFrameHeader(MPEGBuild.header(layer: 1, bitrateIndex: 12), at: 0))
+        let l1 = try #require(MPEGAudioHeader(MPEGBuild.header(layer: 1, bitrateIndex: 12), at: 0))
         #expect(l1.bitrate == 384_000 && l1.frameLength == 416 && l1.samplesPerFrame == 384)
-        let l2v2 = try #require(MPEGFrameHeader(MPEGBuild.header(versionBits: 2, layer: 2, bitrateIndex: 14), at: 0))
+        let l2v2 = try #require(MPEGAudioHeader(MPEGBuild.header(versionBits: 2, layer: 2, bitrateIndex: 14), at: 0))
         #expect(l2v2.bitrate == 160_000 && l2v2.frameLength == 144 * 160_000 / 22050)
     }
 
     @Test func invalidHeadersAreRejected() {
-        #expect(MPEGFrameHeader(0xFF, 0xFB, 0x00, 0) == nil, "free format")
-        #expect(MPEGFrameHeader(0xFF, 0xFB, 0xF0, 0) == nil, "bitrate index 15")
-        #expect(MPEGFrameHeader(0xFF, 0xFB, 0x9C, 0) == nil, "sample rate index 3")
-        #expect(MPEGFrameHeader(0xFF, 0xEB, 0x90, 0) == nil, "reserved version")
-        #expect(MPEGFrameHeader(0xFF, 0xF9, 0x90, 0) == nil, "reserved layer")
-        #expect(MPEGFrameHeader(0xFE, 0xFB, 0x90, 0) == nil, "no sync")
-        #expect(MPEGFrameHeader([0xFF, 0xFB, 0x90], at: 0) == nil)
+        #expect(MPEGAudioHeader(0xFF, 0xFB, 0x00, 0) == nil, "free format")
+        #expect(MPEGAudioHeader(0xFF, 0xFB, 0xF0, 0) == nil, "bitrate index 15")
+        #expect(MPEGAudioHeader(0xFF, 0xFB, 0x9C, 0) == nil, "sample rate index 3")
+        #expect(MPEGAudioHeader(0xFF, 0xEB, 0x90, 0) == nil, "reserved version")
+        #expect(MPEGAudioHeader(0xFF, 0xF9, 0x90, 0) == nil, "reserved layer")
+        #expect(MPEGAudioHeader(0xFE, 0xFB, 0x90, 0) == nil, "no sync")
+        #expect(MPEGAudioHeader([0xFF, 0xFB, 0x90], at: 0) == nil)
+        #expect(MPEGAudioHeader(0xFF, 0xFB, 0x90, 0x02) == nil, "reserved emphasis")
+    }
+
+    @Test func layerChoiceAndStreamKey() throws {
+        let l2 = MPEGBuild.header(layer: 2, bitrateIndex: 10, rateIndex: 1)
+        #expect(MPEGAudioHeader(l2, at: 0)?.layer == 2)
+        #expect(MPEGAudioHeader(l2, at: 0, accepting: .layerIII) == nil, "radio streams are Layer III only")
+        let a = try #require(MPEGAudioHeader(0xFF, 0xFB, 0x90, 0x44))
+        let b = try #require(MPEGAudioHeader(0xFF, 0xFA, 0xB2, 0xC0))   // CRC, other bitrate, padding, mono
+        let c = try #require(MPEGAudioHeader(0xFF, 0xFB, 0x94, 0x44))   // 48 kHz
+        #expect(a.isCompatible(with: b) && a.streamKey == b.streamKey)
+        #expect(!a.isCompatible(with: c))
+        #expect(b.hasCRC && b.xingOffset == 4 + 2 + 17)
     }
 }
 

@@ -110,9 +110,9 @@ struct CrowdCommandTests {
         // The devices were keyed with the folder's secret: the same token through the API is the same device.
         let backend = try CrowdBackend.sqlite(dataDirectory: data, settings: CrowdSettings(minGroup: 1))
         let keys = try CrowdDeviceKeys(dataDirectory: data)
-        var crowd = CrowdSimulation(devices: 2000, area: .init(lat: 45.4642, lon: 9.19, radius: 1000), hotspots: 400, seed: 7)
-        let first = crowd.round(0)[0]
-        _ = try await backend.service.report(first.report(device: keys.key(for: crowd.token(0))), now: Date())
+        // Device 0 of seed 7 is "sim-7-0" (CrowdSimulation.token, pinned in QuintetCLITests).
+        let first = CrowdReport(device: keys.key(for: "sim-7-0"), lat: 45.4642, lon: 9.19)
+        _ = try await backend.service.report(first, now: Date())
         #expect(try await backend.counts()?.devices == 2000)
         await backend.close()
         let missing = try await Self.quintet(["crowd", "stats", "--data", data.appendingPathComponent("none").path])

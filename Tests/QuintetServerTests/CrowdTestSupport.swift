@@ -70,7 +70,7 @@ enum CrowdTestPostgres {
 struct CrowdServer: @unchecked Sendable {
     let data: URL
     let backend: CrowdBackend
-    let router: Router<BasicRequestContext>
+    let router: Router<QuintetRequestContext>
     let clock: CrowdTestClock
     let schema: String?
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import MediaTags
 @testable import QuintetServer
 import Radio
 import Testing

@@ -13,7 +13,7 @@ import Testing
 struct LibraryServer: @unchecked Sendable {
     let data: URL
     let music: URL
-    let router: Router<BasicRequestContext>
+    let router: Router<QuintetRequestContext>
     let library: LibraryService
     /// The task running the library service (the scan, the BPM worker); `remove()` cancels it.
     let service: Task<Void, Never>
@@ -54,7 +54,7 @@ struct LibraryServer: @unchecked Sendable {
     }
 
     func songID(path: String) throws -> Int64 {
-        try #require(try library.catalog.songs(where: "s.path = ?", arguments: [path], userID: nil).first).id
+        try #require(try library.catalog.song(path: path)).id
     }
 }
 
@@ -163,8 +163,13 @@ struct LibraryRouteTests {
             try await client.execute(uri: "/api/library/songs/999999", method: .get, headers: auth) { response in
                 #expect(response.status == .notFound)
             }
-            try await client.execute(uri: "/api/library/songs/-1/related", method: .get, headers: auth) { response in
-                #expect(response.status == .notFound)
+            // One rule for path ids: malformed → 400 naming the parameter, unknown → 404.
+            for bad in ["-1", "0", "abc", "99999999999999999999"] {
+                try await client.execute(uri: "/api/library/songs/\(bad)/related", method: .get, headers: auth) { response in
+                    #expect(response.status == .badRequest, "\(bad)")
+                    let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: [String: String]]
+                    #expect(body?["error"]?["field"] == "id" && body?["error"]?["code"] == "invalid_input")
+                }
             }
             try await client.execute(uri: "/api/library/songs?limit=abc", method: .get, headers: auth) { response in
                 #expect(response.status == .badRequest)
@@ -199,6 +204,12 @@ struct LibraryRouteTests {
             auth[.range] = "bytes=-5"
             try await client.execute(uri: "/api/library/songs/\(id)/stream", method: .get, headers: auth) { response in
                 #expect(Data(buffer: response.body) == file.suffix(5))
+            }
+            // Several ranges: the whole file (ByteRangeAnswer's rule, the same for podcast episodes).
+            auth[.range] = "bytes=0-9, 20-29"
+            try await client.execute(uri: "/api/library/songs/\(id)/stream", method: .get, headers: auth) { response in
+                #expect(response.status == .ok && Data(buffer: response.body) == file)
+                #expect(response.headers[.contentRange] == nil)
             }
             auth[.ifRange] = etag
             auth[.range] = "bytes=100-"

@@ -17,7 +17,7 @@ struct RadioServer: @unchecked Sendable {
     let data: URL
     let database: QuintetDatabase
     let radio: RadioStore
-    let router: Router<BasicRequestContext>
+    let router: Router<QuintetRequestContext>
     let show: RadioShow
     let published: RadioEpisode
     let recorded: RadioEpisode
@@ -30,7 +30,7 @@ struct RadioServer: @unchecked Sendable {
         let auth = Authenticator(database: database, bcryptCost: 4)
         let host = try auth.users.create(name: "host", password: "correct horse")
         try auth.users.create(name: "guest", password: "correct horse")
-        radio = RadioStore(database: database)
+        radio = RadioStore(database: database, decoder: AudioFileDecoder())
         show = try radio.createShow(owner: host.id!, .init(title: "Night & Day <Live>", description: "Talk & music",
                                                            explicit: true, publishAutomatically: false))
         let tone = data.appendingPathComponent("tone.mp3")
@@ -206,6 +206,13 @@ struct RadioRoutesTests {
                 #expect(response.status == .partialContent && Array(buffer: response.body) == Array(bytes[10...19]))
             }
             #expect(try s.listens(s.published) == 3)
+            // Several ranges: the whole file with 200 (ByteRangeAnswer's rule, as for library songs),
+            // which is a download from byte 0.
+            try await client.execute(uri: path, method: .get, headers: [.range: "bytes=0-9,20-29"]) { response in
+                #expect(response.status == .ok && Array(buffer: response.body) == bytes)
+                #expect(response.headers[.contentRange] == nil)
+            }
+            #expect(try s.listens(s.published) == 4)
             try await client.execute(uri: "/radio/episodes/\(s.published.id!).aac", method: .get) { #expect($0.status == .notFound) }
         }
     }

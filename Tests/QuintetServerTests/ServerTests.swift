@@ -11,7 +11,7 @@ let webDirectory = URL(fileURLWithPath: #filePath)
     .appendingPathComponent("Web")
 
 /// A router over a fresh data folder, as `quintet serve` builds it.
-func makeTestRouter() throws -> (Router<BasicRequestContext>, URL) {
+func makeTestRouter() throws -> (Router<QuintetRequestContext>, URL) {
     let data = FileManager.default.temporaryDirectory.appendingPathComponent("quintet-server-\(UUID().uuidString)")
     let database = try QuintetApplication.openDatabase(in: data)
     return (QuintetApplication.makeRouter(database: database, webDirectory: webDirectory), data)

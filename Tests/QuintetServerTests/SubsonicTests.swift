@@ -1,6 +1,7 @@
 import AudioCore
 import Crypto
 import Foundation
+import GRDB
 import Hummingbird
 import HummingbirdTesting
 import LibraryCore
@@ -97,7 +98,7 @@ struct SubsonicTests {
         }
     }
 
-    @Test("auth: missing parameters → 10, wrong password → 40, enc: hex and token auth work, apiKey → 42")
+    @Test("auth: missing parameters → 10, every failed sign-in → 40, enc: hex and token auth work, apiKey → 42")
     func auth() async throws {
         let server = try await LibraryServer()
         defer { server.remove() }
@@ -118,6 +119,14 @@ struct SubsonicTests {
             #expect(try await Self.call(client, "ping", auth: "u=ada&t=\(token)&s=\(salt)").json()["status"] as? String == "ok")
             #expect(try await Self.call(client, "ping", auth: "u=ADA&t=\(token.uppercased())&s=\(salt)").json()["status"] as? String == "ok")
             #expect(try await Self.call(client, "ping", auth: "u=ada&t=\(token)&s=other").errorCode() == 40)
+            // A failed sign-in is 40 whatever the reason: an unknown name, or a user without a
+            // sealed password (41 would tell that the name exists).
+            #expect(try await Self.call(client, "ping", auth: "u=nobody&t=\(token)&s=\(salt)").errorCode() == 40)
+            try await server.library.catalog.database.pool.write { db in
+                try db.execute(sql: "UPDATE users SET password_sealed = NULL WHERE name = 'ada'")
+            }
+            #expect(try await Self.call(client, "ping", auth: "u=ada&t=\(token)&s=\(salt)").errorCode() == 40)
+            #expect(try await Self.call(client, "ping", auth: "u=ada&p=correct+horse").json()["status"] as? String == "ok")
             #expect(try await Self.call(client, "ping", auth: "apiKey=abc").errorCode() == 42)
             // The error document is XML too when no format is asked for.
             let xml = try await Self.call(client, "ping", auth: "u=ada&p=nope", json: false).xml()

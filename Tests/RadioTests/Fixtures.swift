@@ -86,6 +86,7 @@ enum Fixtures {
     }
 }
 
+import MediaTags
 import Radio
 
 enum MPEGLength {

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTags
 import Radio
 import Testing
 
@@ -22,7 +23,7 @@ struct MPEGAudioTests {
         #expect(m2.version == .mpeg2 && m2.bitrate == 64000 && m2.sampleRate == 22050)
         #expect(m2.channelMode == .mono && m2.hasCRC && m2.channels == 1)
         #expect(m2.samplesPerFrame == 576 && m2.frameLength == 72 * 64000 / 22050)
-        #expect(m2.sideInfoLength == 9)
+        #expect(m2.sideInfoLength == 9 && m2.xingOffset == 4 + 2 + 9)  // the CRC comes before the side info
         // MPEG-2.5, 8 kbit/s (index 1), 8 kHz (index 2).
         let m25 = try #require(MPEGAudioHeader(0xFF, 0xE3, 0x18, 0x00))
         #expect(m25.version == .mpeg25 && m25.bitrate == 8000 && m25.sampleRate == 8000)
@@ -36,7 +37,8 @@ struct MPEGAudioTests {
         #expect(MPEGAudioHeader(0xFF, 0xFB, 0x9C, 0x44) == nil)  // sample-rate index 3
         #expect(MPEGAudioHeader(0xFF, 0xEB, 0x90, 0x44) == nil)  // version 01 reserved
         #expect(MPEGAudioHeader(0xFF, 0xF9, 0x90, 0x44) == nil)  // layer 00 reserved
-        #expect(MPEGAudioHeader(0xFF, 0xFD, 0x90, 0x44) == nil)  // layer II: not Layer III
+        #expect(MPEGAudioHeader(0xFF, 0xFD, 0x90, 0x44, accepting: .layerIII) == nil)  // layer II: not Layer III
+        #expect(MPEGAudioHeader(0xFF, 0xFD, 0x90, 0x44)?.layer == 2)  // … which files may hold
         #expect(MPEGAudioHeader(0xFF, 0xFB, 0x90, 0x46) == nil)  // emphasis 10 reserved
         #expect(MPEGAudioHeader(0xFE, 0xFB, 0x90, 0x44) == nil)  // no sync
         #expect(MPEGAudioHeader([0xFF, 0xFB, 0x90], at: 0) == nil)  // too short

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Radio
+import WireFormats
 import Testing
 
 /// Collects every element of a document: its qualified name, attributes and text.

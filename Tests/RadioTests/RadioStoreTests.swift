@@ -23,7 +23,7 @@ struct RadioStoreTests {
             RadioSchema.registerMigrations(in: &registry)
             database = try QuintetDatabase.open(in: directory, migrations: registry)
             owner = try UserStore(database: database, cost: 4).create(name: "host", password: "password123", role: .admin)
-            radio = RadioStore(database: database)
+            radio = RadioStore(database: database, decoder: AudioFileDecoder())
         }
 
         func remove() {

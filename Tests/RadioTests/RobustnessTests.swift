@@ -1,3 +1,4 @@
+import MediaTags
 import Radio
 import Testing
 

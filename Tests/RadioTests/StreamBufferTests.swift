@@ -1,4 +1,5 @@
 import Foundation
+import MediaTags
 import Radio
 import Testing
 

@@ -25,6 +25,11 @@ export function t(key, values = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in values ? String(values[name]) : `{${name}}`));
 }
 
+/** Whether key has a string in the current language or in English. */
+export function hasText(key) {
+  return (languages[currentLanguage()][key] ?? en[key]) !== undefined;
+}
+
 /** Translates every marked element under root and sets <html lang>. */
 export function applyTranslations(root = document) {
   document.documentElement.lang = currentLanguage();

@@ -1,8 +1,10 @@
 // What every page does on load: translate, wire the language picker, show server status.
 import { api } from "./api.js";
+import { addAnnouncer } from "./dom.js";
 import { applyTranslations, currentLanguage, setLanguage, t } from "./i18n.js";
 
-/** Puts the shared header (brand, language picker) and footer (server status) around <main>. */
+/** Puts the shared header (brand, language picker) and footer (server status) around <main>,
+ *  and the hidden status line that announce() speaks through. */
 function addChrome() {
   const header = document.createElement("header");
   header.className = "site-header";
@@ -15,6 +17,7 @@ function addChrome() {
   footer.className = "site-footer";
   footer.innerHTML = `<span id="server-status" role="status"></span><span data-i18n="footer.api"></span>`;
   document.body.prepend(header);
+  addAnnouncer();
   document.body.append(footer);
 }
 
@@ -32,15 +35,15 @@ export function startPage() {
 let lastHealth = null;
 
 async function showStatus() {
-  const el = document.querySelector("#server-status");
-  if (!el) return;
+  const line = document.querySelector("#server-status");
+  if (!line) return;
   if (!lastHealth) {
-    el.textContent = t("status.checking");
+    line.textContent = t("status.checking");
     try { lastHealth = await api("/healthz"); } catch (_) { lastHealth = { status: "down" }; }
   }
   const ok = lastHealth.status === "ok";
-  el.textContent = ok ? t("status.ok", { version: lastHealth.version }) : t("status.down");
-  el.dataset.state = ok ? "ok" : "down";
+  line.textContent = ok ? t("status.ok", { version: lastHealth.version }) : t("status.down");
+  line.dataset.state = ok ? "ok" : "down";
 }
 
 startPage();

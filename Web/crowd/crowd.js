@@ -8,10 +8,11 @@
 // The device token is random (crypto.randomUUID), made once and kept in localStorage; it is
 // never shown. Options (age, sex, pin colour, circles) are kept in localStorage too. Server
 // strings (comments, error messages) are only ever set as text, never as HTML.
+import { api } from "/common/api.js";
+import { $, el } from "/common/dom.js";
+import { lang, number, plural } from "/common/format.js";
 import { t } from "/common/i18n.js";
 import { CrowdMap } from "/crowd/map.js";
-
-const $ = (selector) => document.querySelector(selector);
 
 const DEVICE_KEY = "quintet.crowd.device";
 const OPTIONS_KEY = "quintet.crowd.options";
@@ -35,16 +36,6 @@ const state = {
 };
 
 // --- Small helpers ---------------------------------------------------------------------------
-
-function lang() { return document.documentElement.lang || "en"; }
-
-function number(value, digits = 0) {
-  return Number(value).toLocaleString(lang(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
-function plural(key, count, values = {}) {
-  return t(`${key}.${count === 1 ? "one" : "other"}`, { count: number(count), ...values });
-}
 
 /** "42 m", "1.25 km". */
 function distance(metres) {
@@ -96,37 +87,7 @@ function deviceToken() {
 }
 const device = deviceToken();
 
-/** An error answered by the server: {error: {code, message, field?}}. */
-class RequestError extends Error {
-  constructor(status, code, message, field) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.field = field;
-  }
-}
-
-async function request(path, { method = "GET", body } = {}) {
-  const init = { method, headers: { Accept: "application/json" } };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers["Content-Type"] = "application/json";
-  }
-  let response;
-  try { response = await fetch(path, init); } catch (err) {
-    throw new RequestError(0, "network", err.message || "network error");
-  }
-  const text = await response.text();
-  let data = null;
-  if (text) { try { data = JSON.parse(text); } catch (_) { data = null; } }
-  if (!response.ok) {
-    const e = data && data.error ? data.error : {};
-    throw new RequestError(response.status, e.code || String(response.status), e.message || response.statusText, e.field);
-  }
-  return data;
-}
-
-/** A readable line for a failed request. */
+/** A readable line for a failed request (an APIError). */
 function problem(err) {
   if (err.status === 0) return t("crowd.error.network");
   if (err.status === 429) return t("crowd.error.rate", { message: err.message });
@@ -169,7 +130,7 @@ function templateOrigin(template) {
  *  ignored (else a crafted link could send the user's surroundings to anyone). */
 function tileTemplate() {
   const query = new URLSearchParams(location.search).get("tiles");
-  const meta = document.querySelector('meta[name="crowd-tiles"]');
+  const meta = $('meta[name="crowd-tiles"]');
   const configured = meta && templateOrigin(meta.content) ? meta.content : "";
   if (query === null) return { template: configured, ignored: false };
   if (query === "" || query === "none") return { template: "", ignored: false };
@@ -181,7 +142,7 @@ function tileTemplate() {
 const { template: tiles, ignored: tilesIgnored } = tileTemplate();
 const tileAttribution = (() => {
   if (!tiles) return "";
-  const meta = document.querySelector('meta[name="crowd-tiles-attribution"]');
+  const meta = $('meta[name="crowd-tiles-attribution"]');
   const credit = meta && meta.content ? meta.content : "";
   let host = "";
   try { host = new URL(tiles.replace(/\{[zxys]\}/g, "0"), location.href).host; } catch (_) { /* checked above */ }
@@ -210,7 +171,7 @@ function located(position) {
     accuracy: distance(state.position.accuracy) }));
   $("#geo-problem").hidden = true;
   $("#send-button").disabled = state.busy;
-  document.querySelector("main").dataset.located = "yes";
+  $("main").dataset.located = "yes";
   if (first) {
     rememberLocating(true);
     map.fitSpan(state.position.lat, state.position.lon, START_SPAN);
@@ -229,7 +190,7 @@ function notLocated(err) {
   const key = !err ? "crowd.geo.unsupported"
     : err.code === 1 ? "crowd.geo.denied"
       : err.code === 3 ? "crowd.geo.timeout" : "crowd.geo.unavailable";
-  document.querySelector("main").dataset.located = "no";
+  $("main").dataset.located = "no";
   say("#geo-status", () => t("crowd.geo.none"));
   say("#geo-error", () => (window.isSecureContext === false ? `${t(key)} ${t("crowd.geo.insecure")}` : t(key)));
   $("#geo-problem").hidden = false;
@@ -363,7 +324,7 @@ async function search() {
   const s = readSearch();
   const query = new URLSearchParams({ lat: state.position.lat, lon: state.position.lon, radius: s.radius, min: s.min, max: s.max });
   try {
-    const answer = await request(`/api/crowd/locations?${query}`);
+    const answer = await api(`/api/crowd/locations?${query}`);
     if (state.reports > 0) return; // a report answered meanwhile: its list is newer
     showLocations(answer);
     say("#send-status", () => `${foundText()} ${t("crowd.send.notCounted")}`);
@@ -374,10 +335,10 @@ async function search() {
 
 /** Sends a report (with a comment, if any); resolves to the answer or throws. */
 async function report(comment) {
-  const answer = await request("/api/crowd/reports", { method: "POST", body: reportBody(comment) });
+  const answer = await api("/api/crowd/reports", { method: "POST", body: reportBody(comment) });
   state.reports += 1;
   state.own = answer && answer.location ? answer.location : null;
-  document.querySelector("main").dataset.reports = String(state.reports);
+  $("main").dataset.reports = String(state.reports);
   showLocations(answer);
   return answer;
 }
@@ -438,17 +399,12 @@ function renderResults() {
   const list = $("#results-list");
   $("#results-empty").hidden = state.locations.length > 0;
   list.replaceChildren(...state.locations.map((l) => {
-    const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.locationId = l.id;
-    button.className = state.own && state.own.id === l.id ? "own" : "";
+    const own = !!(state.own && state.own.id === l.id);
     const people = l.people === null || l.people === undefined ? t("crowd.results.hidden") : plural("crowd.people", l.people);
-    button.textContent = t("crowd.results.item", { id: l.id, people, distance: distance(l.distance_m) });
-    if (state.own && state.own.id === l.id) button.textContent += ` · ${t("crowd.results.here")}`;
-    button.addEventListener("click", () => { map.select(l.id); openPanel(l); });
-    li.append(button);
-    return li;
+    let label = t("crowd.results.item", { id: l.id, people, distance: distance(l.distance_m) });
+    if (own) label += ` · ${t("crowd.results.here")}`;
+    return el("li", {}, el("button", { type: "button", "data-location-id": l.id, class: own ? "own" : "",
+      onclick: () => { map.select(l.id); openPanel(l); } }, label));
   }));
 }
 
@@ -474,7 +430,7 @@ async function refreshPanel() {
   const id = panel.location.id;
   $("#panel").setAttribute("aria-busy", "true");
   try {
-    const detail = await request(`/api/crowd/locations/${encodeURIComponent(id)}`);
+    const detail = await api(`/api/crowd/locations/${encodeURIComponent(id)}`);
     if (state.panel !== panel) return;
     panel.detail = detail;
     showError("#panel-error", null);
@@ -505,18 +461,12 @@ function renderPanel() {
   const comments = panel.detail && Array.isArray(panel.detail.comments) ? panel.detail.comments : [];
   $("#panel-no-comments").hidden = !panel.detail || comments.length > 0;
   $("#panel-comments").replaceChildren(...comments.map((c) => {
-    const li = document.createElement("li");
-    const text = document.createElement("p");
-    text.className = "comment-text";
-    text.textContent = String(c.text); // plain text, never HTML
-    const when = document.createElement("time");
     const date = new Date(c.time);
-    if (!Number.isNaN(date.getTime())) {
-      when.dateTime = date.toISOString();
-      when.textContent = date.toLocaleString(lang(), { hour: "2-digit", minute: "2-digit", day: "numeric", month: "short" });
-    }
-    li.append(text, when);
-    return li;
+    const valid = !Number.isNaN(date.getTime());
+    return el("li", {},
+      el("p", { class: "comment-text" }, String(c.text)), // plain text, never HTML
+      el("time", { datetime: valid ? date.toISOString() : null },
+        valid ? date.toLocaleString(lang(), { hour: "2-digit", minute: "2-digit", day: "numeric", month: "short" }) : null));
   }));
 
   const here = !!(state.own && state.own.id === l.id);

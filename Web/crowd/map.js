@@ -6,6 +6,7 @@
 // focusable, labelled); the head-count circles and the search radius are SVG.
 //
 // Nothing from the server is ever inserted as HTML: labels are attributes and text nodes.
+import { el, svg } from "/common/dom.js";
 
 const TILE = 256; // px of a tile at its own zoom
 const MERCATOR_RADIUS = 6378137; // m, the sphere of Web Mercator (EPSG:3857)
@@ -14,7 +15,6 @@ const MIN_ZOOM = 1;
 const MAX_ZOOM = 21;
 const MAX_TILE_ZOOM = 19;
 const DRAG_THRESHOLD = 4; // px a pointer moves before a press becomes a drag (so taps stay taps)
-const SVG = "http://www.w3.org/2000/svg";
 
 const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
 
@@ -145,36 +145,17 @@ export class CrowdMap {
     c.classList.add("crowd-map");
     c.tabIndex = 0;
     c.setAttribute("role", "application");
-    this.tileLayer = document.createElement("div");
-    this.tileLayer.className = "map-tiles";
-    this.canvas = document.createElement("canvas");
-    this.canvas.className = "map-grid";
-    this.canvas.setAttribute("aria-hidden", "true");
-    this.svg = document.createElementNS(SVG, "svg");
-    this.svg.setAttribute("class", "map-shapes");
-    this.svg.setAttribute("aria-hidden", "true");
-    this.pinLayer = document.createElement("div");
-    this.pinLayer.className = "map-pins";
-    this.selfMarker = document.createElement("div");
-    this.selfMarker.className = "map-self";
-    this.selfMarker.hidden = true;
-    this.scaleBar = document.createElement("div");
-    this.scaleBar.className = "map-scale";
-    this.scaleBar.setAttribute("aria-hidden", "true");
-    this.scaleBar.append(document.createElement("span"));
-    this.attribution = document.createElement("div");
-    this.attribution.className = "map-attribution";
-    this.controls = document.createElement("div");
-    this.controls.className = "map-controls";
-    const button = (cls, text, action) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = cls;
-      b.textContent = text;
-      b.addEventListener("click", (event) => { event.stopPropagation(); action(); });
-      b.addEventListener("pointerdown", (event) => event.stopPropagation());
-      return b;
-    };
+    this.tileLayer = el("div", { class: "map-tiles" });
+    this.canvas = el("canvas", { class: "map-grid", "aria-hidden": "true" });
+    this.svg = svg("svg", { class: "map-shapes", "aria-hidden": "true" });
+    this.pinLayer = el("div", { class: "map-pins" });
+    this.selfMarker = el("div", { class: "map-self", hidden: true });
+    this.scaleBar = el("div", { class: "map-scale", "aria-hidden": "true" }, el("span"));
+    this.attribution = el("div", { class: "map-attribution" });
+    this.controls = el("div", { class: "map-controls" });
+    const button = (cls, text, action) => el("button", { type: "button", class: cls,
+      onclick: (event) => { event.stopPropagation(); action(); },
+      onpointerdown: (event) => event.stopPropagation() }, text);
     this.zoomInButton = button("zoom-in", "+", () => this.zoomBy(1));
     this.zoomOutButton = button("zoom-out", "−", () => this.zoomBy(-1));
     this.recenterButton = button("recenter", "◎", () => {
@@ -446,11 +427,7 @@ export class CrowdMap {
     this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     const shapes = [];
     const circle = (x, y, r, cls, colour) => {
-      const node = document.createElementNS(SVG, "circle");
-      node.setAttribute("cx", x.toFixed(1));
-      node.setAttribute("cy", y.toFixed(1));
-      node.setAttribute("r", Math.max(0, r).toFixed(1));
-      node.setAttribute("class", cls);
+      const node = svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: Math.max(0, r).toFixed(1), class: cls });
       if (colour) node.style.setProperty("--pin", colour);
       return node;
     };
@@ -480,11 +457,7 @@ export class CrowdMap {
     for (const location of this.locations) {
       let pin = existing.get(location.id);
       if (!pin) {
-        pin = document.createElement("button");
-        pin.type = "button";
-        pin.className = "crowd-pin";
-        pin.dataset.locationId = location.id;
-        pin.append(document.createElement("span"));
+        pin = el("button", { type: "button", class: "crowd-pin", "data-location-id": location.id }, el("span"));
         pin.addEventListener("click", () => {
           const current = this.locations.find((l) => l.id === Number(pin.dataset.locationId));
           if (current) { this.select(current.id); this.onSelect(current); }

@@ -3,10 +3,11 @@
 // Every view lives in the URL hash (#artist/3, #album/5, #song/12, #search/glass), so
 // reloading and the back button work; the graph explorer reuses these routes.
 import { api, APIError } from "/common/api.js";
+import { $, announce, el } from "/common/dom.js";
+import { duration, plural } from "/common/format.js";
 import { t } from "/common/i18n.js";
 import { playIcon } from "/common/icons.js";
 
-const $ = (selector) => document.querySelector(selector);
 const status = $("#library-status");
 const signin = { section: $("#signin"), form: $("#signin-form"), name: $("#signin-name"),
   password: $("#signin-password"), submit: $("#signin-submit") };
@@ -39,7 +40,7 @@ const state = {
 /** The JSON API as the page uses it: no Basic prompt, and a 401 means "sign in again". */
 async function call(path, options = {}) {
   try {
-    return await api(path, { ...options, headers: { "X-Requested-With": "quintet", ...(options.headers || {}) } });
+    return await api(path, options);
   } catch (err) {
     if (err instanceof APIError && err.status === 401 && state.user && !path.startsWith("/api/session")) {
       showSignIn();
@@ -66,37 +67,6 @@ function clearError() {
 }
 
 // --- Small helpers ------------------------------------------------------------------------
-
-/** Creates an element: el("a", {href: "#", class: "x"}, "text", child). */
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-/** "3 songs" / "1 song": keys end in .one and .other. */
-function plural(key, count) {
-  return t(`${key}.${count === 1 ? "one" : "other"}`, { count: count.toLocaleString(document.documentElement.lang) });
-}
-
-/** Seconds as m:ss (h:mm:ss from an hour). */
-export function duration(seconds) {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return "—";
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
-  const ss = String(s).padStart(2, "0");
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
-}
 
 /** A short time in seconds with two significant digits below ten (0.072 → "0.07"). */
 function seconds(value) {
@@ -328,7 +298,8 @@ $("#search-form").addEventListener("submit", (event) => { event.preventDefault()
 
 window.addEventListener("hashchange", () => render({ focus: true }));
 
-/** Shows the view of the current hash; a newer render makes an older one's answers moot. */
+/** Shows the view of the current hash; a newer render makes an older one's answers moot.
+ *  The view is no live region: a search announces its counts, a followed link moves focus. */
 async function render({ focus = false } = {}) {
   if (!state.user) return;
   const token = ++state.renderToken;
@@ -348,6 +319,7 @@ async function render({ focus = false } = {}) {
     view.dataset.view = route.kind;
     markPlaying();
     clearError();
+    if (content.found) announce(content.found);
     if (focus && route.kind !== "home") {
       const heading = view.querySelector("#related-heading") || view.querySelector("h2");
       if (heading) { heading.tabIndex = -1; heading.focus({ preventScroll: false }); }
@@ -384,7 +356,9 @@ async function homeView(q) {
   nodes.push(el("section", { id: "song-results", "aria-labelledby": "song-results-heading" },
     el("h3", { id: "song-results-heading" }, t("library.songs.matching")),
     songs.songs.length ? songTable(songs.songs, { album: true }) : el("p", { class: "empty" }, t("library.songs.none"))));
-  return { crumbs: [home(), { label: t("library.crumbs.search", { q }) }], nodes };
+  const found = t("library.search.found", { artists: plural("library.count.artists", artists.artists.length),
+    albums: plural("library.count.albums", albums.albums.length), songs: plural("library.count.songs", songs.songs.length) });
+  return { crumbs: [home(), { label: t("library.crumbs.search", { q }) }], nodes, found };
 }
 
 function artistSection(artists, heading, level = 2, empty = t("library.artists.none")) {

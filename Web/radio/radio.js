@@ -4,10 +4,11 @@
 // served with Range, so seeking works). Titles come from broadcasters: they are only ever
 // set as text (textContent / text nodes), never as HTML.
 import { api } from "/common/api.js";
+import { $, announce, el } from "/common/dom.js";
+import { duration, lang, number, plural } from "/common/format.js";
 import { t } from "/common/i18n.js";
 import { playIcon } from "/common/icons.js";
 
-const $ = (selector) => document.querySelector(selector);
 const audio = $("#audio");
 
 const LIVE_REFRESH_MS = 10_000;
@@ -23,38 +24,6 @@ const state = {
 };
 
 // --- Helpers --------------------------------------------------------------------------------
-
-/** Creates an element; children that are not nodes become text nodes (never HTML). */
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === undefined || child === null || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function lang() { return document.documentElement.lang || "en"; }
-
-/** "3 listens" / "1 listen": keys end in .one and .other. */
-function plural(key, count) {
-  return t(`${key}.${count === 1 ? "one" : "other"}`, { count: Number(count).toLocaleString(lang()) });
-}
-
-/** Seconds as m:ss (h:mm:ss from an hour). */
-function duration(seconds) {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return "—";
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
-  const ss = String(s).padStart(2, "0");
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
-}
 
 function timeElement(iso, options) {
   const date = new Date(iso);
@@ -82,13 +51,12 @@ function message(err) {
   return err && err.message ? err.message : String(err);
 }
 
-const get = (path) => api(path, { headers: { "X-Requested-With": "quintet" } });
-
 // --- Live now -------------------------------------------------------------------------------
 
 async function refreshLive() {
+  const known = state.live !== null; // the first answer is what the page shows, not a change
   try {
-    const answer = await get("/api/radio/live");
+    const answer = await api("/api/radio/live");
     state.live = Array.isArray(answer && answer.mounts) ? answer.mounts : [];
     showError("#live-error", "");
     $("#live-updated").textContent = t("radio.live.updated", {
@@ -96,6 +64,10 @@ async function refreshLive() {
     // A broadcast that started or ended changes the episodes (a new one is recorded or published).
     const key = state.live.map((m) => `${m.mount}#${m.episode_id}`).join(",");
     if (key !== state.liveKey && state.episodes !== null) { refreshEpisodes(); refreshShows(); }
+    // The list is no live region (it is rebuilt every refresh): a change of what is on air is said.
+    if (key !== state.liveKey && known) {
+      announce(state.live.length ? plural("radio.live.now", state.live.length) : t("radio.live.empty"));
+    }
     state.liveKey = key;
   } catch (err) {
     showError("#live-error", t("radio.live.failed", { message: message(err) }));
@@ -168,7 +140,7 @@ function playLive(mount) {
 
 async function refreshEpisodes() {
   try {
-    state.episodes = await get(`/api/radio/episodes?limit=${EPISODE_LIMIT}`);
+    state.episodes = await api(`/api/radio/episodes?limit=${EPISODE_LIMIT}`);
     if (!Array.isArray(state.episodes)) state.episodes = [];
     showError("#episodes-error", "");
   } catch (err) {
@@ -198,7 +170,7 @@ function buildEpisodes() {
       el("td", { class: "show" }, e.show_title),
       el("td", { class: "date" }, dayAndTime(e.published_at || e.ended_at || e.started_at)),
       el("td", { class: "duration" }, duration(e.duration)),
-      el("td", { class: "listens" }, Number(e.listens || 0).toLocaleString(lang())));
+      el("td", { class: "listens" }, number(e.listens || 0)));
   }));
 }
 
@@ -210,7 +182,7 @@ function playEpisode(episode) {
 
 async function refreshShows() {
   try {
-    state.shows = await get("/api/radio/shows");
+    state.shows = await api("/api/radio/shows");
     if (!Array.isArray(state.shows)) state.shows = [];
     showError("#shows-error", "");
   } catch (err) {

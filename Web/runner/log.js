@@ -1,13 +1,14 @@
 // The runner page's log tool: uploads an accelerometer log to POST /api/runner/cadence and
 // draws the cadence timeline it answers (one point a second; gaps where there is none).
+import { api } from "/common/api.js";
+import { $, svg } from "/common/dom.js";
 import { t } from "/common/i18n.js";
 
-const input = document.querySelector("#log-file");
-const method = document.querySelector("#log-method");
-const status = document.querySelector("#log-status");
-const result = document.querySelector("#log-result");
-const chart = document.querySelector("#log-chart");
-const SVG = "http://www.w3.org/2000/svg";
+const input = $("#log-file");
+const method = $("#log-method");
+const status = $("#log-status");
+const result = $("#log-result");
+const chart = $("#log-chart");
 
 async function analyse() {
   const file = input.files[0];
@@ -17,11 +18,9 @@ async function analyse() {
   status.textContent = t("log.working", { name: file.name });
   let answer;
   try {
-    const response = await fetch(`/api/runner/cadence?method=${encodeURIComponent(method.value)}`, {
+    answer = await api(`/api/runner/cadence?method=${encodeURIComponent(method.value)}`, {
       method: "POST", headers: { "Content-Type": "text/csv" }, body: file,
     });
-    answer = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(answer.error ? answer.error.message : response.statusText);
   } catch (err) {
     status.dataset.state = "error";
     status.textContent = t("log.failed", { message: err.message });
@@ -34,8 +33,8 @@ async function analyse() {
     return;
   }
   status.textContent = "";
-  document.querySelector("#log-cadence").textContent = answer.cadence.toFixed(1);
-  document.querySelector("#log-summary").textContent =
+  $("#log-cadence").textContent = answer.cadence.toFixed(1);
+  $("#log-summary").textContent =
     t("log.summary", { moving: moving.length, seconds: answer.timeline.length });
   draw(answer.timeline);
   result.hidden = false;
@@ -54,17 +53,12 @@ function draw(timeline) {
     path += `${drawing ? "L" : "M"}${x(entry.t).toFixed(1)},${y(entry.spm).toFixed(1)} `;
     drawing = true;
   }
-  const line = document.createElementNS(SVG, "path");
-  line.setAttribute("d", path.trim());
-  line.setAttribute("fill", "none");
-  line.setAttribute("stroke", "currentColor");
-  line.setAttribute("stroke-width", "2");
-  line.setAttribute("vector-effect", "non-scaling-stroke");
-  const title = document.createElementNS(SVG, "title");
-  title.textContent = t("log.chart", { low: Math.round(low + 5), high: Math.round(high - 5) });
+  const line = svg("path", { d: path.trim(), fill: "none", stroke: "currentColor", "stroke-width": 2,
+    "vector-effect": "non-scaling-stroke" });
+  const title = svg("title", {}, t("log.chart", { low: Math.round(low + 5), high: Math.round(high - 5) }));
   chart.append(title, line);
 }
 
 input.addEventListener("change", analyse);
 method.addEventListener("change", analyse);
-document.querySelector("#log-form").addEventListener("submit", (event) => { event.preventDefault(); analyse(); });
+$("#log-form").addEventListener("submit", (event) => { event.preventDefault(); analyse(); });

@@ -1,9 +1,9 @@
 // The runner page's run: accelerometer samples (the phone's, or simulated steps) go to the
 // /api/runner/live WebSocket; its cadence readings and song choices come back and play.
-import { api, APIError, socketURL } from "/common/api.js";
+import { api, APIError, socket } from "/common/api.js";
+import { $ } from "/common/dom.js";
 import { t } from "/common/i18n.js";
 
-const $ = (selector) => document.querySelector(selector);
 const ui = {
   signin: $("#run-signin"), signinName: $("#run-signin-name"), signinPassword: $("#run-signin-password"),
   signinSubmit: $("#run-signin-submit"), app: $("#run-app"),
@@ -41,7 +41,7 @@ async function boot() {
   ui.source.value = ("DeviceMotionEvent" in window && matchMedia("(pointer: coarse)").matches) ? "motion" : "simulate";
   showSource();
   try {
-    const session = await api("/api/session", { headers: { "X-Requested-With": "quintet" } });
+    const session = await api("/api/session");
     if (session.user) signedIn(); else showSignIn();
   } catch (err) {
     say(t("run.failed", { message: err.message }), "error");
@@ -63,7 +63,7 @@ ui.signin.addEventListener("submit", async (event) => {
   event.preventDefault();
   ui.signinSubmit.disabled = true;
   try {
-    await api("/api/session", { method: "POST", headers: { "X-Requested-With": "quintet" },
+    await api("/api/session", { method: "POST",
       body: { name: ui.signinName.value.trim(), password: ui.signinPassword.value } });
     ui.signinPassword.value = "";
     say("");
@@ -127,7 +127,7 @@ function simulatedSensor(push) {
 // --- The run ------------------------------------------------------------------------------
 
 function send(message) {
-  if (run && run.ws.readyState === WebSocket.OPEN) run.ws.send(JSON.stringify(message));
+  if (run && run.ws) run.ws.send(message);
 }
 
 function flush() {
@@ -163,24 +163,26 @@ ui.start.addEventListener("click", async () => {
     setButtons("none");
     return;
   }
-  const ws = new WebSocket(socketURL("/api/runner/live"));
+  // One socket per run: a closed socket ends the run (no reconnect).
+  const ws = socket("/api/runner/live", {
+    reconnect: false,
+    onOpen: () => {
+      if (!run || run.ws !== ws) { ws.close(); return; } // stopped while connecting
+      send({ type: "settings", mode: ui.mode.value, sprint: ui.sprint.checked, auto_switch: ui.auto.checked });
+      say(t("run.measuring"));
+      run.startTimer = setTimeout(() => begin(), START_AFTER_MS);
+    },
+    onMessage: (message) => {
+      if (message && typeof message === "object" && run && run.ws === ws) receive(message); // JSON only
+    },
+    onClose: () => {
+      if (!run || run.ws !== ws) return; // this run was stopped here already
+      const wasActive = run.state !== "stopped";
+      finish();
+      if (wasActive) say(t("run.closed"), "error");
+    },
+  });
   run.ws = ws;
-  ws.onopen = () => {
-    send({ type: "settings", mode: ui.mode.value, sprint: ui.sprint.checked, auto_switch: ui.auto.checked });
-    say(t("run.measuring"));
-    run.startTimer = setTimeout(() => begin(), START_AFTER_MS);
-  };
-  ws.onmessage = (event) => {
-    let message;
-    try { message = JSON.parse(event.data); } catch (_) { return; }
-    if (run && run.ws === ws) receive(message);
-  };
-  ws.onclose = () => {
-    if (!run || run.ws !== ws) return; // this run was stopped here already
-    const wasActive = run.state !== "stopped";
-    finish();
-    if (wasActive) say(t("run.closed"), "error");
-  };
 });
 
 /** Sends "start" once: at the first cadence, or after START_AFTER_MS without one. */
@@ -275,7 +277,7 @@ function finish() {
   const ws = run.ws;
   run = null;
   setButtons("none");
-  if (ws && ws.readyState === WebSocket.OPEN) setTimeout(() => ws.close(), 1000);
+  if (ws && ws.open) setTimeout(() => ws.close(), 1000);
 }
 
 ui.audio.addEventListener("error", () => {

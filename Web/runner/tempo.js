@@ -1,11 +1,13 @@
 // The runner page's tempo tool: uploads a song to POST /api/tempo and shows the answer.
+import { api } from "/common/api.js";
+import { $ } from "/common/dom.js";
 import { t } from "/common/i18n.js";
 
-const form = document.querySelector("#tempo-form");
-const input = document.querySelector("#tempo-file");
-const method = document.querySelector("#tempo-method");
-const status = document.querySelector("#tempo-status");
-const result = document.querySelector("#tempo-result");
+const form = $("#tempo-form");
+const input = $("#tempo-file");
+const method = $("#tempo-method");
+const status = $("#tempo-status");
+const result = $("#tempo-result");
 
 async function measure() {
   const file = input.files[0];
@@ -15,13 +17,7 @@ async function measure() {
   status.textContent = t("tempo.working", { name: file.name });
   let answer;
   try {
-    const response = await fetch(`/api/tempo?method=${encodeURIComponent(method.value)}`, {
-      method: "POST",
-      headers: { "Content-Type": file.type || "application/octet-stream" },
-      body: file,
-    });
-    answer = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(answer.error ? answer.error.message : response.statusText);
+    answer = await api(`/api/tempo?method=${encodeURIComponent(method.value)}`, { method: "POST", body: file });
   } catch (err) {
     status.dataset.state = "error";
     status.textContent = t("tempo.failed", { message: err.message });
@@ -33,9 +29,9 @@ async function measure() {
     status.textContent = t("tempo.none");
     return;
   }
-  document.querySelector("#tempo-bpm").textContent = answer.bpm.toFixed(1);
-  document.querySelector("#tempo-confidence").textContent = `${Math.round(answer.confidence * 100)} %`;
-  document.querySelector("#tempo-candidates").textContent =
+  $("#tempo-bpm").textContent = answer.bpm.toFixed(1);
+  $("#tempo-confidence").textContent = `${Math.round(answer.confidence * 100)} %`;
+  $("#tempo-candidates").textContent =
     answer.candidates.slice(1).map((c) => c.bpm.toFixed(1)).join(", ") || "—";
   result.hidden = false;
 }

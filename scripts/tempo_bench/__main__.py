@@ -38,6 +38,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--by-style", action="store_true", help="add an Acc1/Acc2 table per style")
     parser.add_argument("--only-build", action="store_true", help="build the set, measure nothing")
     parser.add_argument("--songs", default=str(REPO / ".bench/tempo-songs"), help="where sets are cached")
+    parser.add_argument("--no-result", action="store_true",
+                        help="do not write Benchmarks/results/tempo-<UTC time>.json")
     return parser.parse_args(argv)
 
 
@@ -52,6 +54,51 @@ def machine() -> str:
     except OSError:
         pass
     return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def write_result(spec, args, pieces: list[dict], tools, results: dict[str, list[dict]]) -> None:
+    """Benchmarks/results/tempo-<UTC time>.json through scripts/bench_result.py: Acc1, Acc2 and
+    CPU s per audio minute of every row, and the ratios the issue's acceptance reads."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    import bench_result
+    from bench_result import figure
+    from .report import acc1, acc2, failed
+
+    audio_s = {p["file"]: p.get("duration_s", 40.0) for p in pieces}
+    figures: dict[str, dict] = {}
+    cpu_per_min: dict[str, float] = {}
+    for tool in tools:
+        rs = results[tool.key]
+        if not rs:
+            continue
+        minutes = sum(audio_s[r["file"]] for r in rs) / 60.0
+        n = len(rs)
+        figures[f"{tool.key}_acc1"] = figure(sum(acc1(r) for r in rs) / n, "fraction of files", tool.key)
+        figures[f"{tool.key}_acc2"] = figure(sum(acc2(r) for r in rs) / n, "fraction of files", tool.key)
+        figures[f"{tool.key}_failures"] = figure(sum(failed(r) for r in rs), "files", tool.key)
+        for label, cpu_field in tool.rows:
+            suffix = "" if cpu_field == "cpu_s" else "_inner"
+            value = sum(r.get(cpu_field) or 0.0 for r in rs) / minutes
+            figures[f"{tool.key}_cpu_s_per_audio_min{suffix}"] = figure(value, "CPU s / audio min", label)
+            if cpu_field == "cpu_s":
+                cpu_per_min[tool.key] = value
+    ratios: dict[str, float] = {}
+    if "quintet" in results and results["quintet"]:
+        ratios["quintet_acc1"] = figures["quintet_acc1"]["value"]
+        ratios["quintet_acc2"] = figures["quintet_acc2"]["value"]
+        others = {k: v for k, v in cpu_per_min.items() if k in ("aubio", "librosa") and v > 0}
+        q = cpu_per_min.get("quintet")
+        if q and others:
+            fastest = min(others, key=others.get)
+            ratios["fastest_other_cpu_over_quintet"] = others[fastest] / q
+            for k, v in others.items():
+                ratios[f"{k}_cpu_over_quintet"] = v / q
+        for k in ("aubio", "librosa", "scheirer"):
+            if f"{k}_acc1" in figures:
+                ratios[f"quintet_acc1_minus_{k}"] = ratios["quintet_acc1"] - figures[f"{k}_acc1"]["value"]
+    bench_result.write("tempo", parameters={"set": spec.name, "pieces": len(pieces), "synth": spec.synth,
+                                            "limit": args.limit, "tools": [t.key for t in tools]},
+                       figures=figures, ratios=ratios)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.show_errors and results:
         print("\n## Wrong files (Acc1)\n")
         print(errors_markdown([r for rs in shown.values() for r in rs], pieces))
+    if rows and not args.no_result:
+        write_result(spec, args, pieces, tools, results)
     if args.json:
         Path(args.json).write_text(json.dumps({
             "set": spec.name, "synth": spec.synth, "date": datetime.datetime.now().isoformat(timespec="seconds"),

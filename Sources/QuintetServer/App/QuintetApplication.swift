@@ -1,3 +1,4 @@
+import AudioCore
 import Crowd
 import Foundation
 import Hummingbird
@@ -47,14 +48,16 @@ public enum QuintetApplication {
                                   library: LibraryService? = nil,
                                   auth: Authenticator? = nil,
                                   publicURL: String? = nil,
-                                  crowd: CrowdRoutes.Configuration? = nil) -> Router<BasicRequestContext> {
+                                  crowd: CrowdRoutes.Configuration? = nil) -> Router<QuintetRequestContext> {
         PrometheusMetrics.bootstrap()
-        let router = Router()
+        let router = Router(context: QuintetRequestContext.self)
         router.middlewares.add(RequestLogMiddleware(.info))
         router.middlewares.add(MetricsMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
+        router.middlewares.add(MethodNotAllowedMiddleware())
         router.middlewares.add(FileMiddleware(webDirectory.path, searchForIndexHtml: true))
         SystemRoutes.add(to: router, database: database)
+        APIDocument.add(to: router)
         let uploads = database.directory.appendingPathComponent("uploads")
         let limiter = WorkLimiter() // one CPU-heavy job per core, shared by every route
         TempoRoutes.add(to: router, uploads: uploads, maxUploadBytes: maxUploadBytes, limiter: limiter)
@@ -62,7 +65,7 @@ public enum QuintetApplication {
         RunnerRoutes.addCadence(to: router, maxUploadBytes: maxUploadBytes, limiter: limiter)
         let auth = auth ?? Authenticator(database: database)
         SessionRoutes.add(to: router, auth: auth)
-        RadioRoutes.add(to: router, radio: RadioStore(database: database), auth: auth, publicURL: publicURL)
+        RadioRoutes.add(to: router, radio: RadioStore(database: database, decoder: AudioFileDecoder()), auth: auth, publicURL: publicURL)
         if let crowd { CrowdRoutes.add(to: router, configuration: crowd) }
         if let library {
             let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)
@@ -97,7 +100,7 @@ public enum QuintetApplication {
         if let password = try createFirstAdmin(users: auth.users, password: configuration.adminPassword) {
             onAdminCreated(password)
         }
-        let recovered = RadioRecovery.run(RadioStore(database: database), logger: logger)
+        let recovered = RadioRecovery.run(RadioStore(database: database, decoder: AudioFileDecoder()), logger: logger)
         let library = LibraryService(database: database, libraryDirectory: configuration.libraryDirectory, logger: logger)
         var radioConfiguration = LiveRadio.Configuration()
         radioConfiguration.batchInterval = .milliseconds(Int64(configuration.radioBatchMilliseconds))
@@ -115,7 +118,7 @@ public enum QuintetApplication {
             server: makeServer(webSocketRouter: makeWebSocketRouter(library: library, auth: auth), radio: radio),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Quintet"),
             services: [DatabaseService(database: database, logger: logger,
-                                       dependents: [library, RadioPeaksService(radio: RadioStore(database: database),
+                                       dependents: [library, RadioPeaksService(radio: RadioStore(database: database, decoder: AudioFileDecoder()),
                                                                                episodes: recovered, logger: logger)]),
                        CrowdLifecycleService(backend: crowd, logger: logger)],
             onServerRunning: { channel in
@@ -199,7 +202,7 @@ extension QuintetApplication {
 
     /// The shows the live server streams: from the shared database.
     static func makeRadioDirectory(database: QuintetDatabase) -> any RadioDirectory {
-        StoreRadioDirectory(store: RadioStore(database: database))
+        StoreRadioDirectory(store: RadioStore(database: database, decoder: AudioFileDecoder()))
     }
 }
 

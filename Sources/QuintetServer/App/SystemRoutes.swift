@@ -16,13 +16,13 @@ enum SystemRoutes {
         let systems: [String]
     }
 
-    static func add(to router: Router<BasicRequestContext>, database: QuintetDatabase) {
+    static func add(to router: Router<QuintetRequestContext>, database: QuintetDatabase) {
         router.get("healthz") { _, _ -> Response in
             do {
-                _ = try await database.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
-                return try jsonResponse(Health(status: "ok", version: QuintetVersion.current, database: "ok"), status: .ok)
+                _ = try await database.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") } // GRDB's async read
+                return try APIJSON.response(Health(status: "ok", version: QuintetVersion.current, database: "ok"), status: .ok)
             } catch {
-                return try jsonResponse(Health(status: "unavailable", version: QuintetVersion.current,
+                return try APIJSON.response(Health(status: "unavailable", version: QuintetVersion.current,
                                                database: String(describing: error)), status: .serviceUnavailable)
             }
         }
@@ -35,11 +35,5 @@ enum SystemRoutes {
             Version(name: "Quintet", version: QuintetVersion.current,
                     systems: ["library", "runner", "radio", "crowd", "playground"])
         }
-    }
-
-    static func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        let data = try JSONEncoder().encode(value)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -32,7 +32,9 @@ public final class Authenticator: Sendable {
         return user
     }
 
-    /// The user of a request (Basic auth first, then the session cookie), or nil.
+    /// The user of a request (Basic auth first, then the session cookie), or nil. Routes read
+    /// `context.identity` instead (``BasicUserAuthenticator``, ``SessionCookieAuthenticator``);
+    /// this is for the WebSocket handshake, which has its own context.
     public func user(of request: Request) async throws -> User? {
         if let header = request.headers[.authorization], let (name, password) = Self.basicCredentials(header) {
             return try await user(name: name, password: password)
@@ -44,16 +46,21 @@ public final class Authenticator: Sendable {
         return nil
     }
 
-    /// The user of a request, or a 401 that tells Basic-auth clients how to sign in (the web
-    /// page, which sends `X-Requested-With: quintet`, gets no browser password prompt).
-    public func require(_ request: Request) async throws -> User {
-        if let user = try await user(of: request) { return user }
-        var error = APIError(.unauthorized, code: "unauthorized",
-                             message: "sign in: HTTP Basic auth with a Quintet user, or POST /api/session")
+    static let signInHint = "sign in: HTTP Basic auth with a Quintet user, or POST /api/session"
+
+    /// The 401 that tells Basic-auth clients how to sign in (the web page, which sends
+    /// `X-Requested-With: quintet`, gets no browser password prompt).
+    static func unauthorized(_ request: Request) -> APIError {
+        var error = APIError(.unauthorized, code: "unauthorized", message: signInHint)
         if request.headers[HTTPField.Name("X-Requested-With")!] != "quintet" {
             error.headers = [.wwwAuthenticate: "Basic realm=\"Quintet\", charset=\"UTF-8\""]
         }
-        throw error
+        return error
+    }
+
+    /// Whether the request carries Basic credentials (which then decide alone).
+    static func hasBasicCredentials(_ request: Request) -> Bool {
+        request.headers[.authorization].flatMap(basicCredentials) != nil
     }
 
     /// Forgets cached credentials (after a password change or a user's removal).

@@ -24,27 +24,30 @@ enum SessionRoutes {
         SessionView(user: UserView(id: user.id ?? 0, name: user.name, role: user.role.rawValue))
     }
 
-    static func add(to router: Router<BasicRequestContext>, auth: Authenticator) {
+    static func add(to router: Router<QuintetRequestContext>, auth: Authenticator) {
         router.post("api/session") { request, context -> Response in
             let body = try await request.decode(as: SignIn.self, context: context)
             guard body.name.utf8.count <= 256, body.password.utf8.count <= 1024,
                   let user = try await auth.user(name: body.name, password: body.password) else {
                 throw APIError(.unauthorized, code: "invalid_credentials", message: "wrong name or password")
             }
-            let token = try auth.sessions.create(userID: user.id ?? 0)
-            var response = try SystemRoutes.jsonResponse(view(user), status: .ok)
+            let sessions = auth.sessions
+            let token = try await Blocking.run { try sessions.create(userID: user.id ?? 0) }
+            var response = try APIJSON.response(view(user))
             response.setCookie(Cookie(name: Authenticator.cookieName, value: token, maxAge: 30 * 86_400, path: "/",
                                       secure: false, httpOnly: true, sameSite: .strict))
             return response
         }
-        router.get("api/session") { request, _ -> Response in
-            guard let user = try await auth.user(of: request) else {
-                return try SystemRoutes.jsonResponse(NoSession(), status: .ok)
-            }
-            return try SystemRoutes.jsonResponse(view(user), status: .ok)
+        // Only this route reads who is signed in (sign-in and sign-out need no user).
+        router.group("api/session").addSignIn(auth, required: false).get { _, context -> Response in
+            guard let user = context.identity else { return try APIJSON.response(NoSession()) }
+            return try APIJSON.response(view(user))
         }
         router.delete("api/session") { request, _ -> Response in
-            if let token = request.cookies[Authenticator.cookieName]?.value { try auth.sessions.delete(token: token) }
+            if let token = request.cookies[Authenticator.cookieName]?.value {
+                let sessions = auth.sessions
+                try await Blocking.run { try sessions.delete(token: token) }
+            }
             var response = Response(status: .noContent)
             response.setCookie(Cookie(name: Authenticator.cookieName, value: "", maxAge: 0, path: "/",
                                       secure: false, httpOnly: true, sameSite: .strict))

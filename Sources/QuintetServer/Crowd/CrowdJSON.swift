@@ -1,6 +1,7 @@
 import Crowd
 import Foundation
 import Hummingbird
+import WireFormats
 
 /// The Crowd API's answers written straight into a `ByteBuffer` (the response body, so nothing
 /// is copied afterwards): plain JSON and GeoJSON (RFC 7946: coordinates `[lon, lat]`). A search
@@ -59,24 +60,12 @@ struct CrowdJSONWriter {
         value ? raw("true") : raw("false")
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`.
+    /// A JSON string (``JSONString``, standard escaping), written straight into the buffer.
     mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
-            write(room: 2 + 6 * utf8.count) { out in
-                out.byte(UInt8(ascii: "\""))
-                for byte in utf8 {
-                    switch byte {
-                    case UInt8(ascii: "\""): out.raw("\\\"")
-                    case UInt8(ascii: "\\"): out.raw("\\\\")
-                    case 0..<0x20:
-                        out.raw("\\u00")
-                        out.byte(CrowdJSONOut.hexDigit(byte >> 4))
-                        out.byte(CrowdJSONOut.hexDigit(byte & 15))
-                    default: out.byte(byte)
-                    }
-                }
-                out.byte(UInt8(ascii: "\""))
+            write(room: JSONString.maxQuotedLength(utf8Count: utf8.count)) { out in
+                out.advance(by: JSONString.write(utf8, to: out.base + out.count))
             }
         }
     }
@@ -234,9 +223,9 @@ struct CrowdJSONOut {
         }
     }
 
-    static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
-    }
+    /// Counts `n` bytes that a writer of its own stored from `base + count` on.
+    @inline(__always)
+    mutating func advance(by n: Int) { count += n }
 
     /// "00", "01", … "99": two digits per division.
     private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The OpenAPI 3.1 description of the Crowd API, served at `/api/crowd/openapi.json`. A test
-/// checks that every route and field the server accepts is described here.
+/// The OpenAPI 3.1 description of the Crowd API, served at `/api/crowd/openapi.json` and merged
+/// into the whole API's document at `/api/openapi.json` (``APIDocument``). A test checks that
+/// every route and field the server accepts is described here.
 public enum CrowdOpenAPI {
     /// The document's bytes (UTF-8 JSON).
     public static let document: [UInt8] = Array(text.utf8)
@@ -22,7 +23,7 @@ public enum CrowdOpenAPI {
         "description": "Within 10 m (inclusive) of its current location's centre a device moves nowhere (its age and sex are replaced and its time refreshed). Otherwise it leaves that location (an emptied location is deleted at once, with its comments) and joins the nearest location within 10 m (ties: lowest id) or founds one at its position. The comment, if any, goes to the location the device is in after the move. Reports are rate-limited per device and per client address (the server's --crowd-rate-limit, reports per minute).",
         "requestBody": {
           "required": true,
-          "description": "At most 16384 bytes (413 beyond). Unknown fields are ignored; null counts as absent.",
+          "description": "At most 16384 bytes (413 beyond). Unknown fields are ignored; null counts as absent (the optional fields accept it). min must not be greater than max (400 naming min), a rule the schema cannot state.",
           "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Report" } } }
         },
         "responses": {
@@ -43,7 +44,7 @@ public enum CrowdOpenAPI {
       "get": {
         "operationId": "search",
         "summary": "Locations within a radius, ordered by distance then id",
-        "description": "Lists the locations whose centre lies within radius metres (inclusive) with max(min, k) <= people <= max. When more than limit match, the most crowded are kept (ties: nearer first, then lower id), still listed by distance then id, and truncated is true. Searches are not rate-limited.",
+        "description": "Lists the locations whose centre lies within radius metres (inclusive) with max(min, k) <= people <= max; min greater than max is refused (400 naming min), a rule the schema cannot state. When more than limit match, the most crowded are kept (ties: nearer first, then lower id), still listed by distance then id, and truncated is true. Searches are not rate-limited.",
         "parameters": [
           { "name": "lat", "in": "query", "required": true, "schema": { "$ref": "#/components/schemas/Latitude" } },
           { "name": "lon", "in": "query", "required": true, "schema": { "$ref": "#/components/schemas/Longitude" } },
@@ -69,7 +70,7 @@ public enum CrowdOpenAPI {
         "operationId": "location",
         "summary": "One location's statistics and its latest comments",
         "parameters": [
-          { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1 } }
+          { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1, "maximum": 9223372036854775807 }, "description": "A location id; anything but an integer from 1 to 2^63 - 1 is a 400 naming id." }
         ],
         "responses": {
           "200": {
@@ -107,13 +108,13 @@ public enum CrowdOpenAPI {
           "device": { "type": "string", "minLength": 1, "maxLength": 64, "description": "The device's token (1 to 64 Unicode scalars), random and kept by the device. Never stored: the server keys it with HMAC-SHA-256." },
           "lat": { "$ref": "#/components/schemas/Latitude" },
           "lon": { "$ref": "#/components/schemas/Longitude" },
-          "age": { "type": "integer", "minimum": 0, "maximum": 150, "description": "Optional; a report without it makes the device's age unknown again." },
-          "sex": { "type": "string", "enum": ["m", "f"], "description": "Optional; a report without it makes the device's sex unknown again." },
-          "comment": { "type": "string", "minLength": 1, "maxLength": 200, "description": "Optional plain text (1 to 200 Unicode scalars; no control characters, no < or >), attached to the device's location after this report." },
-          "radius": { "$ref": "#/components/schemas/Radius" },
-          "min": { "$ref": "#/components/schemas/MinPeople" },
-          "max": { "$ref": "#/components/schemas/MaxPeople" },
-          "limit": { "$ref": "#/components/schemas/Limit" }
+          "age": { "type": ["integer", "null"], "minimum": 0, "maximum": 150, "description": "Optional; a report without it (or with null) makes the device's age unknown again." },
+          "sex": { "type": ["string", "null"], "enum": ["m", "f", null], "description": "Optional; a report without it (or with null) makes the device's sex unknown again." },
+          "comment": { "type": ["string", "null"], "minLength": 1, "maxLength": 200, "pattern": "^[^<>\\u0000-\\u001f\\u007f-\\u009f]*(?![\\s\\S])", "description": "Optional plain text (1 to 200 Unicode scalars; no control characters, no < or >), attached to the device's location after this report; null: no comment." },
+          "radius": { "anyOf": [{ "$ref": "#/components/schemas/Radius" }, { "type": "null" }], "description": "null: the default." },
+          "min": { "anyOf": [{ "$ref": "#/components/schemas/MinPeople" }, { "type": "null" }], "description": "null: the default." },
+          "max": { "anyOf": [{ "$ref": "#/components/schemas/MaxPeople" }, { "type": "null" }], "description": "null: the default." },
+          "limit": { "anyOf": [{ "$ref": "#/components/schemas/Limit" }, { "type": "null" }], "description": "null: the default." }
         }
       },
       "OwnLocation": {

@@ -195,10 +195,4 @@ enum CrowdRequests {
         guard let value = decimal(text), let integer = integral(value) else { throw invalid(field, reason) }
         return integer
     }
-
-    /// A location id from the path: a positive integer.
-    static func locationID(_ text: String?) throws -> Int64 {
-        guard let text, let id = Int64(text), id > 0 else { throw invalid("id", "must be a positive integer (a location id)") }
-        return id
-    }
 }

@@ -13,7 +13,8 @@ import NIOCore
 ///   `{"locations": [{"id", "lat", "lon", "people", "avg_age", "men", "women", "distance_m"}], "truncated"}`.
 /// - `GET /api/crowd/locations/{id}`: the statistics plus `"comments": [{"text", "time"}]`;
 ///   404 when there is no such location or it is below the minimum group.
-/// - `GET /api/crowd/openapi.json`: the OpenAPI 3.1 description of all this.
+/// - `GET /api/crowd/openapi.json`: the OpenAPI 3.1 description of all this (also part of
+///   `/api/openapi.json`, the document of the whole API).
 ///
 /// With `Accept: application/geo+json` the answers are GeoJSON (a FeatureCollection, or a
 /// Feature for one location). Every bad field is a 400 naming it; a body over 16 KiB is a
@@ -42,12 +43,13 @@ public enum CrowdRoutes {
     static let plainJSON = "application/json; charset=utf-8"
 
     /// Adds the routes to `router`.
-    public static func add(to router: Router<BasicRequestContext>, configuration: Configuration) {
+    public static func add(to router: Router<QuintetRequestContext>, configuration: Configuration) {
         PrometheusMetrics.bootstrap()
         let handlers = Handlers(configuration: configuration, metrics: Metrics())
         router.post("api/crowd/reports") { request, _ in try await handlers.report(request) }
         router.get("api/crowd/locations") { request, _ in try await handlers.search(request) }
         router.get("api/crowd/locations/{id}") { request, context in try await handlers.location(request, context) }
+        // The Crowd's part of /api/openapi.json, on its own (its first URL, kept for its clients).
         router.get("api/crowd/openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: plainJSON],
                      body: .init(byteBuffer: ByteBuffer(bytes: CrowdOpenAPI.document)))
@@ -159,8 +161,8 @@ public enum CrowdRoutes {
             return writer.response(contentType: plainJSON)
         }
 
-        func location(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-            let id = try await counting { try CrowdRequests.locationID(context.parameters.get("id")) }
+        func location(_ request: Request, _ context: QuintetRequestContext) async throws -> Response {
+            let id = try await counting { try context.parameters.id() }
             guard let detail = try await service.location(id: id, now: configuration.clock()) else {
                 throw APIError(.notFound, message: "no location \(id) now (it emptied, or it has too few people to be shown)")
             }

@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import LibraryCore
 import MediaTags
+import WireFormats
 
 /// Audio and images out of the library: files with HTTP ranges, transcodes through ffmpeg
 /// while they stream, and cover images with thumbnails made by ffmpeg and cached. Shared by
@@ -44,8 +45,8 @@ public struct MediaResponder: Sendable {
 
     // MARK: files
 
-    /// A file with `Range` (one range; several are answered with the whole file, as RFC 9110
-    /// allows), `If-Range`, `ETag`, `Last-Modified`, `HEAD`.
+    /// A file with `Range` and `If-Range` (``ByteRangeAnswer``'s rule: one range; several are
+    /// answered with the whole file), `ETag`, `Last-Modified`, `HEAD`.
     func file(_ url: URL, contentType: String, request: Request, context: some RequestContext,
               download name: String? = nil) async throws -> Response {
         guard let info = FileFacts(path: url.path) else {
@@ -56,26 +57,21 @@ public struct MediaResponder: Sendable {
         let etag = "\"\(String(size, radix: 16))-\(String(info.modified, radix: 16))\""
         var headers: HTTPFields = [
             .contentType: contentType, .acceptRanges: "bytes", .eTag: etag,
-            .lastModified: Self.httpDate(modified), .cacheControl: "private, max-age=3600",
+            .lastModified: UTCDate.http(modified), .cacheControl: "private, max-age=3600",
         ]
         if let name {
             headers[.contentDisposition] = "attachment; filename*=UTF-8''\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "download")"
         }
         var range: ClosedRange<Int>?
-        if let header = request.headers[.range], size > 0 {
-            let ifRange = request.headers[.ifRange]
-            let validatorMatches = ifRange == nil || ifRange == etag || ifRange == Self.httpDate(modified)
-            if validatorMatches {
-                switch Self.parseRange(header, size: size) {
-                case .whole: break
-                case .range(let r): range = r
-                case .unsatisfiable:
-                    var error = APIError(.rangeNotSatisfiable, code: "range_not_satisfiable",
-                                         message: "the file has \(size) bytes; the range \(header) lies outside")
-                    error.headers = [.contentRange: "bytes */\(size)"]
-                    throw error
-                }
-            }
+        switch ByteRangeAnswer(header: request.headers[.range], ifRange: request.headers[.ifRange], etag: etag,
+                               lastModified: UTCDate.http(modified), length: Int64(size)) {
+        case .whole: break
+        case .partial(let r): range = Int(r.lowerBound)...Int(r.upperBound)
+        case .unsatisfiable:
+            var error = APIError(.rangeNotSatisfiable, code: "range_not_satisfiable",
+                                 message: "the file has \(size) bytes; the range \(request.headers[.range] ?? "") lies outside")
+            error.headers = [.contentRange: "bytes */\(size)"]
+            throw error
         }
         let status: HTTPResponse.Status = range == nil ? .ok : .partialContent
         let span = range ?? 0...max(0, size - 1)
@@ -87,34 +83,6 @@ public struct MediaResponder: Sendable {
         }
         let body = try await FileIO().loadFile(path: url.path, range: span, context: context)
         return Response(status: status, headers: headers, body: body)
-    }
-
-    enum RangeRequest: Equatable { case whole, range(ClosedRange<Int>), unsatisfiable }
-
-    /// Parses `bytes=a-b`, `bytes=a-`, `bytes=-n` for a file of `size` bytes.
-    static func parseRange(_ header: String, size: Int) -> RangeRequest {
-        let text = header.trimmingCharacters(in: .whitespaces)
-        guard text.lowercased().hasPrefix("bytes="), !text.contains(",") else { return .whole }
-        let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
-        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return .whole }
-        let first = parts[0].trimmingCharacters(in: .whitespaces), last = parts[1].trimmingCharacters(in: .whitespaces)
-        if first.isEmpty {
-            guard let suffix = Int(last), suffix > 0 else { return last.isEmpty ? .whole : .unsatisfiable }
-            return .range(max(0, size - suffix)...(size - 1))
-        }
-        guard let start = Int(first), start >= 0 else { return .whole }
-        guard start < size else { return .unsatisfiable }
-        if last.isEmpty { return .range(start...(size - 1)) }
-        guard let end = Int(last), end >= start else { return .whole }
-        return .range(start...min(end, size - 1))
-    }
-
-    /// `Sun, 22 Nov 2026 03:18:15 GMT` (RFC 9110 IMF-fixdate), by arithmetic: the CF-backed
-    /// DateFormatter of Linux Foundation is not safe on many threads at once (see `UTCDate`).
-    static func httpDate(_ date: Date) -> String {
-        let c = UTCDate(date)
-        return "\(c.weekdayName), \(c.pad(c.day)) \(c.monthName) \(c.year) \(c.pad(c.hour)):\(c.pad(c.minute)):\(c.pad(c.second)) GMT"
     }
 
     // MARK: transcoding
@@ -173,7 +141,7 @@ public struct MediaResponder: Sendable {
         }
         let key = SHA256.hash(data: Data("\(stamp)|\(size)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
         let target = coverCache.appendingPathComponent("\(key).jpg")
-        if !FileManager.default.fileExists(atPath: target.path) {
+        if !(try await Blocking.run { FileManager.default.fileExists(atPath: target.path) }) {
             guard let ffmpegPath else {
                 throw APIError(.serviceUnavailable, code: "ffmpeg_missing", message: "thumbnails need ffmpeg on the server's PATH")
             }
@@ -197,7 +165,7 @@ public struct MediaResponder: Sendable {
                 if !FileManager.default.fileExists(atPath: target.path) { try FileManager.default.moveItem(at: partial, to: target) }
             }
         }
-        guard let data = FileManager.default.contents(atPath: target.path) else {
+        guard let data = try await Blocking.run({ FileManager.default.contents(atPath: target.path) }) else {
             throw APIError(.internalServerError, code: "internal_error", message: "the thumbnail could not be read back")
         }
         return Response(status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=86400"],

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Radio
+import WireFormats
 
 /// The answers the Icecast path writes itself, byte for byte as icecast 2.4.4 writes them
 /// (PROTOCOL.md §0-§2): always `HTTP/1.0` (except the `100 Continue`), `Connection: Close`,
@@ -32,15 +33,11 @@ enum IcecastReply {
     /// The source's go-ahead: no headers at all (19 bytes).
     static let sourceOK = "HTTP/1.0 200 OK\r\n\r\n"
 
-    /// `Date:` format, RFC 1123 in GMT.
-    static func httpDate(_ date: Date = Date()) -> String {
-        IcecastStatus.rfc822(date).replacingOccurrences(of: " +0000", with: " GMT")
-    }
 
     /// The status line and the common headers up to and including the global CORS header,
     /// without the final blank line.
     static func commonHead(status: String, contentType: String) -> String {
-        "HTTP/1.0 \(status)\r\nServer: \(serverName)\r\nConnection: Close\r\nDate: \(httpDate())\r\n"
+        "HTTP/1.0 \(status)\r\nServer: \(serverName)\r\nConnection: Close\r\nDate: \(UTCDate.http(Date()))\r\n"
             + "Content-Type: \(contentType)\r\nCache-Control: no-cache, no-store\r\n"
             + "Expires: Mon, 26 Jul 1997 05:00:00 GMT\r\nPragma: no-cache\r\nAccess-Control-Allow-Origin: *\r\n"
     }

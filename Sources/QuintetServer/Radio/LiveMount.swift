@@ -1,4 +1,5 @@
 import Foundation
+import MediaTags
 import NIOCore
 import Radio
 
@@ -164,7 +165,7 @@ final class LiveMount: @unchecked Sendable {
             for slice in buffer.slices(for: frame..<frame + 4) {
                 slice.chunk.buffer.withUnsafeReadableBytes { word += $0[slice.range] }
             }
-            if word.count == 4, let header = MPEGAudioHeader(word[0], word[1], word[2], word[3]) {
+            if word.count == 4, let header = MPEGAudioHeader(word[0], word[1], word[2], word[3], accepting: .layerIII) {
                 lastHeader = header
                 lastHeaderOffset = frame
             }

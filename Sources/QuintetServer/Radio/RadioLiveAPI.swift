@@ -48,14 +48,9 @@ enum RadioLiveAPI {
     struct Answer: Encodable, Sendable { let mounts: [MountView] }
 
     /// Adds `GET /api/radio/live`.
-    static func add(to router: Router<BasicRequestContext>, radio: LiveRadio) {
+    static func add(to router: Router<QuintetRequestContext>, radio: LiveRadio) {
         router.get("api/radio/live") { _, _ -> Response in
-            let answer = Answer(mounts: await snapshot(radio))
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(answer))))
+            try APIJSON.response(Answer(mounts: await snapshot(radio)), headers: [.cacheControl: "no-store"])
         }
     }
 

@@ -11,7 +11,7 @@ import Radio
 /// - `POST /api/radio/metadata` with JSON `{"mount": "/live/x.mp3", "title": "…"}` — the same
 ///   update for the app's own clients, same auth; answers `{"mount", "title"}`.
 enum RadioLiveRoutes {
-    static func add(to router: Router<BasicRequestContext>, radio: LiveRadio, auth: Authenticator?) {
+    static func add(to router: Router<QuintetRequestContext>, radio: LiveRadio, auth: Authenticator?) {
         RadioLiveAPI.add(to: router, radio: radio)  // GET /api/radio/live (RadioLiveAPI.swift)
         router.get("status-json.xsl") { request, _ -> Response in
             let host = request.head.authority ?? "localhost"
@@ -44,7 +44,7 @@ enum RadioLiveRoutes {
             guard await radio.setTitle(IcyTitle(update.title), mount: update.mount) else {
                 throw APIError(.notFound, code: "not_live", message: "no live source on \(update.mount)")
             }
-            return try SystemRoutes.jsonResponse(Answer(mount: update.mount, title: update.title), status: .ok)
+            return try APIJSON.response(Answer(mount: update.mount, title: update.title))
         }
     }
 
@@ -59,7 +59,9 @@ enum RadioLiveRoutes {
         guard let header = request.headers[.authorization],
               let (name, password) = Authenticator.basicCredentials(header) else { return false }
         if name == "source" {
-            if let show = try radio.directory.show(mount: mount), LiveRadio.constantTimeEqual(password, show.streamKey) {
+            let directory = radio.directory
+            if let show = try await Blocking.run({ try directory.show(mount: mount) }),
+               LiveRadio.constantTimeEqual(password, show.streamKey) {
                 return true
             }
             return false

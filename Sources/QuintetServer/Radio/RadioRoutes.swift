@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import QuintetStore
 import Radio
+import WireFormats
 
 /// The radio's podcast side and its JSON API (docs/radio.md, "Podcast feed and downloads"):
 ///
@@ -22,19 +23,22 @@ public enum RadioRoutes {
 
     /// Adds the routes. `publicURL` (e.g. `https://radio.example.org`) is the base of absolute
     /// URLs in feeds; when nil it is `http://` plus the request's `Host`.
-    public static func add(to router: Router<BasicRequestContext>, radio: RadioStore, auth: Authenticator,
+    public static func add(to router: Router<QuintetRequestContext>, radio: RadioStore, auth: Authenticator,
                            publicURL: String? = nil) {
-        let routes = Handlers(radio: radio, auth: auth, publicURL: publicURL.map(Self.trimmedBase))
-        router.get("api/radio/shows") { request, _ in try await routes.shows(request) }
-        router.get("api/radio/shows/{id}") { request, context in try await routes.show(request, context) }
-        router.get("api/radio/episodes") { request, _ in try await routes.episodes(request) }
-        router.get("api/radio/episodes/{id}") { request, context in try await routes.episode(request, context) }
+        let routes = Handlers(radio: radio, publicURL: publicURL.map(Self.trimmedBase))
+        // Signing in is optional: it shows the owner's (or an admin's) unpublished episodes.
+        let api = router.group("api/radio").addSignIn(auth, required: false)
+        api.get("shows") { request, context in try await routes.shows(request, context) }
+        api.get("shows/{id}") { request, context in try await routes.show(request, context) }
+        api.get("episodes") { request, context in try await routes.episodes(request, context) }
+        api.get("episodes/{id}") { request, context in try await routes.episode(request, context) }
         router.get("radio/feeds/{id}.xml") { request, context in try await routes.feed(request, context) }
-        router.get("radio/episodes/{id}.mp3") { request, context in try await routes.download(request, context) }
-        router.head("radio/episodes/{id}.mp3") { request, context in try await routes.download(request, context) }
-        router.get("radio/episodes/{id}.aac") { request, context in try await routes.download(request, context) }
-        router.head("radio/episodes/{id}.aac") { request, context in try await routes.download(request, context) }
         router.get("radio/covers/{id}") { request, context in try await routes.cover(request, context) }
+        let files = router.group("radio/episodes").addSignIn(auth, required: false)
+        files.get("{id}.mp3") { request, context in try await routes.download(request, context) }
+        files.head("{id}.mp3") { request, context in try await routes.download(request, context) }
+        files.get("{id}.aac") { request, context in try await routes.download(request, context) }
+        files.head("{id}.aac") { request, context in try await routes.download(request, context) }
     }
 
     static func trimmedBase(_ url: String) -> String {
@@ -70,32 +74,31 @@ public enum RadioRoutes {
 
     struct Handlers: Sendable {
         let radio: RadioStore
-        let auth: Authenticator
         let publicURL: String?
 
         // MARK: JSON
 
-        func shows(_ request: Request) async throws -> Response {
-            let viewer = try await auth.user(of: request)
+        func shows(_ request: Request, _ context: QuintetRequestContext) async throws -> Response {
+            let viewer = context.identity
             let base = baseURL(request)
             let views = try await blocking {
                 try radio.shows().map { try view(of: $0, viewer: viewer, base: base) }
             }
-            return try json(views)
+            return try APIJSON.response(views)
         }
 
-        func show(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-            let id = try Self.id(context)
-            let viewer = try await auth.user(of: request)
+        func show(_ request: Request, _ context: QuintetRequestContext) async throws -> Response {
+            let id = try context.parameters.id()
+            let viewer = context.identity
             let base = baseURL(request)
             let found = try await blocking { () -> ShowView? in
                 try radio.show(id: id).map { try view(of: $0, viewer: viewer, base: base) }
             }
             guard let found else { throw APIError(.notFound, message: "no show \(id)") }
-            return try json(found)
+            return try APIJSON.response(found)
         }
 
-        func episodes(_ request: Request) async throws -> Response {
+        func episodes(_ request: Request, _ context: QuintetRequestContext) async throws -> Response {
             let fields = FormFields(request.uri.query)
             var chosenShow: Int64?
             if let text = fields.get("show") {
@@ -111,7 +114,7 @@ public enum RadioRoutes {
                 }
                 chosenLimit = n
             }
-            let viewer = try await auth.user(of: request)
+            let viewer = context.identity
             let (showID, limit) = (chosenShow, chosenLimit)
             let views = try await blocking { () -> [EpisodeView]? in
                 if let showID, try radio.show(id: showID) == nil { return nil }
@@ -135,22 +138,22 @@ public enum RadioRoutes {
                 return Array(out.prefix(limit))
             }
             guard let views else { throw APIError(.notFound, message: "no show \(showID ?? 0)") }
-            return try json(views)
+            return try APIJSON.response(views)
         }
 
-        func episode(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-            let id = try Self.id(context)
-            let viewer = try await auth.user(of: request)
+        func episode(_ request: Request, _ context: QuintetRequestContext) async throws -> Response {
+            let id = try context.parameters.id()
+            let viewer = context.identity
             let found = try await blocking { try visibleEpisode(id, viewer: viewer) }
             var view = view(of: found.episode, show: found.show)
             if let waveform = found.episode.waveform { view.peaks = PeaksView(minima: waveform.minima, maxima: waveform.maxima) }
-            return try json(view)
+            return try APIJSON.response(view)
         }
 
         // MARK: feed
 
-        func feed(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-            let id = try Self.id(context)
+        func feed(_ request: Request, _ context: QuintetRequestContext) async throws -> Response {
+            let id = try context.parameters.id()
             let base = baseURL(request)
             let xml = try await blocking { () -> String? in
                 guard let show = try radio.show(id: id) else { return nil }
@@ -178,16 +181,16 @@ public enum RadioRoutes {
 
         // MARK: files
 
-        func download(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-            let id = try Self.id(context)
-            let viewer = try await auth.user(of: request)
+        func download(_ request: Request, _ context: QuintetRequestContext) async throws -> Response {
+            let id = try context.parameters.id()
+            let viewer = context.identity
             let found = try await blocking { try visibleEpisode(id, viewer: viewer) }
             let episode = found.episode
             guard request.uri.path.hasSuffix("." + (episode.file as NSString).pathExtension) else {
                 throw APIError(.notFound, message: "episode \(id) is at \(audioPath(of: episode))")
             }
             let url = radio.fileURL(of: episode)
-            guard let facts = FileFacts(path: url.path) else {
+            guard let facts = try await Blocking.run({ FileFacts(path: url.path) }) else {
                 throw APIError(.notFound, code: "file_missing", message: "the file of episode \(id) is missing from the data folder")
             }
             let size = Int64(facts.size)
@@ -195,15 +198,14 @@ public enum RadioRoutes {
             let etag = "\"\(String(size, radix: 16))-\(String(facts.modified, radix: 16))\""
             var headers: HTTPFields = [
                 .contentType: episode.contentType, .acceptRanges: "bytes", .eTag: etag,
-                .lastModified: MediaResponder.httpDate(modified),
+                .lastModified: UTCDate.http(modified),
                 .cacheControl: episode.state == .published ? "public, max-age=3600" : "private, no-cache",
             ]
             // If-Range with another validator: the file changed, send it whole (RFC 9110 §13.1.5).
-            let ifRange = request.headers[.ifRange]
-            let rangeHeader = (ifRange == nil || ifRange == etag || ifRange == MediaResponder.httpDate(modified))
-                ? request.headers[.range] : nil
+            let rangeHeader = request.headers[.range]
             var range: ClosedRange<Int64>?
-            switch ByteRangeAnswer(header: rangeHeader, length: size) {
+            switch ByteRangeAnswer(header: rangeHeader, ifRange: request.headers[.ifRange], etag: etag,
+                                   lastModified: UTCDate.http(modified), length: size) {
             case .whole: break
             case .partial(let r): range = r
             case .unsatisfiable:
@@ -227,15 +229,16 @@ public enum RadioRoutes {
             return Response(status: status, headers: headers, body: body)
         }
 
-        func cover(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-            let id = try Self.id(context)
+        func cover(_ request: Request, _ context: QuintetRequestContext) async throws -> Response {
+            let id = try context.parameters.id()
             guard let show = try await blocking({ try radio.show(id: id) }), let cover = show.cover,
                   !Self.isRemote(cover) else {
                 throw APIError(.notFound, message: "show \(id) has no cover file")
             }
             let root = radio.dataDirectory.standardizedFileURL.path
             let url = radio.dataDirectory.appendingPathComponent(cover).standardizedFileURL
-            guard url.path.hasPrefix(root + "/"), let facts = FileFacts(path: url.path), facts.size <= 16 << 20 else {
+            guard url.path.hasPrefix(root + "/"), let facts = try await Blocking.run({ FileFacts(path: url.path) }),
+                  facts.size <= 16 << 20 else {
                 throw APIError(.notFound, message: "the cover of show \(id) is missing")
             }
             let types = ["jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "gif": "image/gif"]
@@ -306,25 +309,6 @@ public enum RadioRoutes {
                     || c == 0x2E || c == 0x2D || c == 0x3A || c == 0x5B || c == 0x5D
             }
             return "http://\(!host.isEmpty && allowed && host.count <= 255 ? host : "localhost")"
-        }
-
-        static func id(_ context: BasicRequestContext) throws -> Int64 {
-            guard let text = context.parameters.get("id") else {
-                throw APIError(.badRequest, code: "invalid_input", message: "an id is required")
-            }
-            guard let id = Int64(text), id > 0 else {
-                throw APIError(.badRequest, code: "invalid_input", message: "ids are positive integers, not '\(text.prefix(40))'")
-            }
-            return id
-        }
-
-        func json(_ value: some Encodable) throws -> Response {
-            let encoder = JSONEncoder()
-            encoder.keyEncodingStrategy = .convertToSnakeCase
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
         }
 
         /// Runs blocking store work on the blocking pool (``Blocking``); store errors become HTTP errors.

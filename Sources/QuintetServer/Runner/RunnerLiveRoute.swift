@@ -27,24 +27,29 @@ enum RunnerLiveRoute {
             }
             let tempos: [(id: Int64, bpm: Double)], librarySongs: Int
             do {
-                tempos = try library.catalog.songTempos()
-                librarySongs = try library.catalog.counts().songs
+                let catalog = library.catalog
+                (tempos, librarySongs) = try await Blocking.run { () throws -> ([(id: Int64, bpm: Double)], Int) in
+                    (try catalog.songTempos(), try catalog.counts().songs)
+                }
             } catch {
                 context.logger.error("runner live: reading the catalog failed: \(error)")
                 try await outbound.close(.unexpectedServerError, reason: "the library could not be read")
                 return
             }
             let catalog = library.catalog
-            var live = RunnerLive(tempos: tempos, librarySongs: librarySongs, lookup: { try? catalog.song(id: $0) })
-            try await outbound.write(.text(live.greeting()))
+            // The conversation looks songs up in the catalog (synchronous GRDB), so each message is
+            // handled on the blocking pool; the box hands the state there and back.
+            let live = LiveBox(RunnerLive(tempos: tempos, librarySongs: librarySongs, lookup: { try? catalog.song(id: $0) }))
+            try await outbound.write(.text(live.state.greeting()))
             for try await message in inbound.messages(maxSize: RunnerLive.maxMessageBytes) {
                 guard case .text(let text) = message else {
                     try await outbound.write(.text(RunnerLive.encode(RunnerLive.Out(
                         type: "error", code: "invalid_message", message: "messages are JSON text, not binary"))))
                     continue
                 }
-                for answer in live.handle(text) { try await outbound.write(.text(answer)) }
-                if live.isStopped {
+                let answers = try await Blocking.run { live.state.handle(text) }
+                for answer in answers { try await outbound.write(.text(answer)) }
+                if live.state.isStopped {
                     try await outbound.close(.normalClosure, reason: "stopped")
                     return
                 }
@@ -53,11 +58,18 @@ enum RunnerLiveRoute {
     }
 
     /// The plain HTTP side: what a request that was not upgraded gets.
-    static func addPlainAnswer(to router: Router<BasicRequestContext>, auth: Authenticator) {
-        router.get(RouterPath(path)) { request, _ -> Response in
-            _ = try await auth.require(request)
+    static func addPlainAnswer(to router: Router<QuintetRequestContext>, auth: Authenticator) {
+        router.group(RouterPath(path)).addSignIn(auth, required: true).get { _, _ -> Response in
             throw APIError(HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), code: "websocket_required",
                            message: "this is a WebSocket: connect with ws:// (Upgrade: websocket); see docs/runner.md")
         }
     }
+}
+
+/// One socket's ``RunnerLive`` state, handed between the socket's task and the blocking pool.
+/// `@unchecked Sendable`: only that one task touches it, one message at a time (it awaits each
+/// `Blocking.run` before the next access), so no two threads ever use it at once.
+private final class LiveBox: @unchecked Sendable {
+    var state: RunnerLive
+    init(_ state: RunnerLive) { self.state = state }
 }

@@ -58,7 +58,7 @@ enum RunnerRoutes {
         return data
     }
 
-    static func addCadence(to router: Router<BasicRequestContext>, maxUploadBytes: Int, limiter: WorkLimiter) {
+    static func addCadence(to router: Router<QuintetRequestContext>, maxUploadBytes: Int, limiter: WorkLimiter) {
         router.post("api/runner/cadence") { request, _ -> Response in
             let name = FormFields(request.uri.query).get("method") ?? CadenceMethod.default.rawValue
             guard let method = CadenceMethod(rawValue: name) else {
@@ -79,10 +79,9 @@ enum RunnerRoutes {
         }
     }
 
-    static func addNext(to router: Router<BasicRequestContext>, library: LibraryService, auth: Authenticator) {
+    static func addNext(to router: Router<QuintetRequestContext>, library: LibraryService, auth: Authenticator) {
         let picker = RunnerPicker(catalog: library.catalog)
-        router.get("api/runner/next") { request, _ -> Response in
-            _ = try await auth.require(request)
+        router.group("api/runner/next").addSignIn(auth, required: true).get { request, _ -> Response in
             let fields = FormFields(request.uri.query)
             guard let text = fields.get("cadence"), let cadence = Double(text) else {
                 throw APIError(.badRequest, code: "invalid_input",
@@ -107,13 +106,16 @@ enum RunnerRoutes {
                 exclude.insert(id)
             }
             let pick: RunnerPicker.Pick
-            do { pick = try picker.pick(cadence: cadence, mode: mode, sprint: sprint, exclude: exclude) } catch let failure as RunnerPicker.Failure {
+            do {
+                let excluded = exclude
+                pick = try await Blocking.run { try picker.pick(cadence: cadence, mode: mode, sprint: sprint, exclude: excluded) }
+            } catch let failure as RunnerPicker.Failure {
                 switch failure {
                 case .cadenceOutOfRange: throw APIError(.badRequest, code: failure.code, message: failure.description)
                 case .noSong: throw APIError(.notFound, code: failure.code, message: failure.description)
                 }
             }
-            return try LibraryRoutes.json(NextAnswer(
+            return try APIJSON.response(NextAnswer(
                 song: SongSummary(pick.song),
                 targetBPM: (pick.match.target * 100).rounded() / 100, effectiveBPM: pick.match.effectiveBPM,
                 fallback: pick.match.isFallback, reason: pick.reason))

@@ -30,7 +30,7 @@ public enum TempoRoutes {
         }
     }
 
-    static func add(to router: Router<BasicRequestContext>, uploads: URL, maxUploadBytes: Int = maxUploadBytes,
+    static func add(to router: Router<QuintetRequestContext>, uploads: URL, maxUploadBytes: Int = maxUploadBytes,
                     limiter: WorkLimiter) {
         router.post("api/tempo") { request, _ -> Answer in
             let methodName = request.uri.queryParameters.get("method") ?? TempoMethod.default.rawValue
@@ -39,7 +39,7 @@ public enum TempoRoutes {
                                message: "method must be one of \(TempoMethod.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             let file = try await Upload.save(request.body, limit: maxUploadBytes, in: uploads)
-            defer { try? FileManager.default.removeItem(at: file) }
+            defer { Upload.remove(file) }
             let start = DispatchTime.now().uptimeNanoseconds
             let estimate: TempoEstimate
             do {

@@ -18,7 +18,7 @@ struct SubsonicAuth: Sendable {
         if let token = params["t"], !token.isEmpty {
             let salt = try params.required("s")
             if params["p"] != nil { throw SubsonicError(.conflictingAuthMechanisms, "send either p or t+s, not both") }
-            return try tokenUser(name: name, token: token, salt: salt)
+            return try await tokenUser(name: name, token: token, salt: salt)
         }
         guard let given = params["p"], !given.isEmpty else {
             throw SubsonicError.missing(params["s"] != nil ? "t" : "p (or t and s)")
@@ -49,20 +49,18 @@ struct SubsonicAuth: Sendable {
     }
 
     /// Checks `t == md5(password + s)` against the sealed password; compares in constant time.
-    private func tokenUser(name: String, token: String, salt: String) throws -> User {
-        guard salt.utf8.count <= 256, token.utf8.count <= 64 else { throw SubsonicError(.wrongCredentials, "wrong username or password") }
-        guard let (user, password) = try authenticator.users.userWithPassword(name: name) else {
-            if try authenticator.users.find(name: name) != nil {
-                throw SubsonicError(.tokenAuthNotSupported,
-                                    "token authentication is not available for this user until the password is set again; send p instead")
-            }
-            throw SubsonicError(.wrongCredentials, "wrong username or password")
-        }
+    /// Every failure is error 40, whatever its reason (no such user, no sealed password, a
+    /// wrong token), so a caller learns nothing about which names exist.
+    private func tokenUser(name: String, token: String, salt: String) async throws -> User {
+        let wrong = SubsonicError(.wrongCredentials, "wrong username or password")
+        guard salt.utf8.count <= 256, token.utf8.count <= 64 else { throw wrong }
+        let users = authenticator.users
+        guard let (user, password) = try await Blocking.run({ try users.userWithPassword(name: name) }) else { throw wrong }
         let expected = Array(Self.md5Hex(password + salt).utf8)
         let given = Array(token.lowercased().utf8)
         var difference: UInt8 = given.count == expected.count ? 0 : 1
         for (a, b) in zip(expected, given) { difference |= a ^ b }
-        guard difference == 0 else { throw SubsonicError(.wrongCredentials, "wrong username or password") }
+        guard difference == 0 else { throw wrong }
         return user
     }
 

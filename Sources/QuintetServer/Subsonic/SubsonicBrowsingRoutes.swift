@@ -10,12 +10,12 @@ extension SubsonicAPI {
     static let maxListSize = 500
     static let maxOffset = Int(Int32.max)
 
-    static let browsingHandlers: [String: Handler] = [
+    static let browsingHandlers: [String: BlockingHandler] = [
         "getIndexes": { api, call in
             var indexes = SubsonicElement()
             indexes.set("lastModified", Int64(Date().timeIntervalSince1970 * 1000))
             indexes.set("ignoredArticles", SubsonicViews.ignoredArticles)
-            let artists = try api.albumArtists(userID: call.userID)
+            let artists = try api.catalog.albumArtists(userID: call.userID)
             indexes.add("index", list: SubsonicViews.indexes(artists, entries: artists.map { artist in
                 var e = SubsonicElement()
                 e.set("id", SubsonicID.artist(artist.id))
@@ -29,7 +29,7 @@ extension SubsonicAPI {
         "getArtists": { api, call in
             var artists = SubsonicElement()
             artists.set("ignoredArticles", SubsonicViews.ignoredArticles)
-            let list = try api.albumArtists(userID: call.userID)
+            let list = try api.catalog.albumArtists(userID: call.userID)
             artists.add("index", list: SubsonicViews.indexes(list, entries: try SubsonicViews.artists(list, catalog: api.catalog)))
             return .payload("artists", artists)
         },
@@ -121,12 +121,6 @@ extension SubsonicAPI {
         "getSimilarSongs2": { _, _ in .payload("similarSongs2", SubsonicElement()) },
         "getNowPlaying": { _, _ in .payload("nowPlaying", SubsonicElement()) },
     ]
-
-    /// Artists that own at least one album, as getArtists and getIndexes list them (artists
-    /// only featured on songs are found by search3).
-    func albumArtists(userID: Int64?) throws -> [CatalogArtist] {
-        try catalog.artists(where: "EXISTS (SELECT 1 FROM library_album al WHERE al.artist_id = ar.id)", userID: userID)
-    }
 
     /// getAlbumList(2): `type` and its parameters.
     func albumList(_ call: SubsonicCall) throws -> [CatalogAlbum] {

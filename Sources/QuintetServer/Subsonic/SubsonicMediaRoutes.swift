@@ -8,8 +8,7 @@ extension SubsonicAPI {
         "stream": { api, call in try await api.stream(call) },
         "download": { api, call in
             let id = try SubsonicID.expect(try call.params.required("id"), .song)
-            let song = try api.catalog.song(id: id)
-            let url = try api.catalog.fileURL(of: song)
+            let (song, url) = try await api.songFile(id)
             return .response(try await api.media.file(url, contentType: song.contentType, request: call.request,
                                                       context: call.context, download: url.lastPathComponent))
         },
@@ -21,8 +20,7 @@ extension SubsonicAPI {
     /// transcode (mp3 unless opus was asked for). `format=raw` always sends the original.
     func stream(_ call: SubsonicCall) async throws -> SubsonicReply {
         let id = try SubsonicID.expect(try call.params.required("id"), .song)
-        let song = try catalog.song(id: id)
-        let url = try catalog.fileURL(of: song)
+        let (song, url) = try await songFile(id)
         let maxKbps = try call.params.int("maxBitRate", clampedTo: 0...1_000_000) ?? 0
         let requested = call.params["format"]?.lowercased()
         let overLimit = maxKbps > 0 && (song.bitrate ?? Int.max) > maxKbps * 1000
@@ -49,14 +47,18 @@ extension SubsonicAPI {
     /// thumbnail at most size × size (clamped to 16–1024); 0 or none sends the original.
     func coverArt(_ call: SubsonicCall) async throws -> SubsonicReply {
         let text = try call.params.required("id")
+        let catalog = self.catalog
         let source: CoverSource?
         switch SubsonicID(text) ?? SubsonicID.number(Substring(text)).map(SubsonicID.album) {
-        case .album(let id)?: source = try catalog.cover(albumID: id)
-        case .song(let id)?: source = try catalog.cover(songID: id)
-        case .artist(let id)?: source = try catalog.cover(artistID: id)
+        case .album(let id)?: source = try await Blocking.run { try catalog.cover(albumID: id) }
+        case .song(let id)?: source = try await Blocking.run { try catalog.cover(songID: id) }
+        case .artist(let id)?: source = try await Blocking.run { try catalog.cover(artistID: id) }
         case .playlist(let id)?:
-            let songs = try catalog.playlist(id: id, userID: call.userID).1
-            source = try songs.first.flatMap { try catalog.cover(songID: $0.id) }
+            let userID = call.userID
+            source = try await Blocking.run {
+                let songs = try catalog.playlist(id: id, userID: userID).1
+                return try songs.first.flatMap { try catalog.cover(songID: $0.id) }
+            }
         case nil: throw SubsonicError(.notFound, "no cover art with id '\(text.prefix(40))'")
         }
         guard let source else { throw SubsonicError(.notFound, "\(text.prefix(40)) has no cover art") }
@@ -64,5 +66,14 @@ extension SubsonicAPI {
         let size = requested > 0
             ? min(max(requested, MediaResponder.thumbnailSizes.lowerBound), MediaResponder.thumbnailSizes.upperBound) : nil
         return .response(try await media.cover(source, catalog: catalog, size: size))
+    }
+
+    /// A song and its file (catalog reads on the blocking pool).
+    func songFile(_ id: Int64) async throws -> (CatalogSong, URL) {
+        let catalog = self.catalog
+        return try await Blocking.run {
+            let song = try catalog.song(id: id)
+            return (song, try catalog.fileURL(of: song))
+        }
     }
 }

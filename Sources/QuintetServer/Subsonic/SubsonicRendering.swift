@@ -1,4 +1,5 @@
 import Foundation
+import WireFormats
 
 /// The body formats of a Subsonic response: `f=xml` (the default), `f=json`, `f=jsonp`.
 enum SubsonicFormat: Sendable, Equatable {
@@ -60,22 +61,22 @@ enum SubsonicRenderer {
 
     static func xml(_ element: SubsonicElement, name: String, namespace: String? = nil, into out: inout String) {
         out += "<" + name
-        if let namespace { out += " xmlns=\"" + escapedXML(namespace) + "\"" }
+        if let namespace { out += " xmlns=\"" + XMLText.escape(namespace, .attribute) + "\"" }
         for (key, value) in element.attributes {
-            out += " " + key + "=\"" + escapedXML(text(value)) + "\""
+            out += " " + key + "=\"" + XMLText.escape(text(value), .attribute) + "\""
         }
         if element.children.isEmpty && element.text == nil {
             out += "/>"
             return
         }
         out += ">"
-        if let text = element.text { out += escapedXML(text) }
+        if let text = element.text { out += XMLText.escape(text, .attribute) }
         for (childName, child) in element.children {
             switch child {
             case .one(let inner): xml(inner, name: childName, into: &out)
             case .list(let list): for inner in list { xml(inner, name: childName, into: &out) }
             case .values(let values):
-                for value in values { out += "<" + childName + ">" + escapedXML(text(value)) + "</" + childName + ">" }
+                for value in values { out += "<" + childName + ">" + XMLText.escape(text(value), .attribute) + "</" + childName + ">" }
             }
         }
         out += "</" + name + ">"
@@ -97,35 +98,6 @@ enum SubsonicRenderer {
         return String(value)
     }
 
-    /// Text safe inside an XML attribute or element: the five markup characters as entities,
-    /// tab/newline/CR as character references (so attribute values keep them), and the
-    /// characters XML 1.0 cannot carry at all (other controls, lone surrogates, U+FFFE/F)
-    /// replaced by U+FFFD.
-    static func escapedXML(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t": out += "&#9;"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            default:
-                let v = scalar.value
-                if v < 0x20 || v == 0xFFFE || v == 0xFFFF {
-                    out.unicodeScalars.append("\u{FFFD}")
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
-    }
-
     // MARK: JSON
 
     static func json(_ element: SubsonicElement, into out: inout String) {
@@ -134,7 +106,7 @@ enum SubsonicRenderer {
         func key(_ name: String) {
             if !first { out += "," }
             first = false
-            jsonString(name, into: &out)
+            JSONString.append(name, escaping: .javaScript, to: &out)
             out += ":"
         }
         for (name, value) in element.attributes {
@@ -143,7 +115,7 @@ enum SubsonicRenderer {
         }
         if let text = element.text {
             key("value")
-            jsonString(text, into: &out)
+            JSONString.append(text, escaping: .javaScript, to: &out)
         }
         for (name, child) in element.children {
             key(name)
@@ -170,32 +142,10 @@ enum SubsonicRenderer {
 
     static func json(_ value: SubsonicValue, into out: inout String) {
         switch value {
-        case .string(let s): jsonString(s, into: &out)
+        case .string(let s): JSONString.append(s, escaping: .javaScript, to: &out)
         case .int(let i): out += String(i)
         case .double(let d): out += number(d)
         case .bool(let b): out += b ? "true" : "false"
         }
-    }
-
-    static func jsonString(_ text: String, into out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 }

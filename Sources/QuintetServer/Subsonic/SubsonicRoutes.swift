@@ -7,7 +7,7 @@ import QuintetStore
 /// One authenticated Subsonic call: the request, its parameters and who sent it.
 struct SubsonicCall: Sendable {
     let request: Request
-    let context: BasicRequestContext
+    let context: QuintetRequestContext
     let params: SubsonicParameters
     let user: User
     var userID: Int64 { user.id ?? 0 }
@@ -36,9 +36,9 @@ struct SubsonicAPI: Sendable {
     let media: MediaResponder
     var catalog: Catalog { library.catalog }
 
-    static func add(to router: Router<BasicRequestContext>, library: LibraryService, auth: Authenticator, media: MediaResponder) {
+    static func add(to router: Router<QuintetRequestContext>, library: LibraryService, auth: Authenticator, media: MediaResponder) {
         let api = SubsonicAPI(library: library, auth: SubsonicAuth(authenticator: auth), media: media)
-        let handle: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
+        let handle: @Sendable (Request, QuintetRequestContext) async throws -> Response = { request, context in
             await api.handle(request, context: context)
         }
         for method in [HTTPRequest.Method.get, .post, .head] {
@@ -47,14 +47,18 @@ struct SubsonicAPI: Sendable {
     }
 
     typealias Handler = @Sendable (SubsonicAPI, SubsonicCall) async throws -> SubsonicReply
+    /// An endpoint that only reads or writes the catalog (synchronous GRDB): it runs on the
+    /// blocking pool (``Blocking``), never on the server's threads.
+    typealias BlockingHandler = @Sendable (SubsonicAPI, SubsonicCall) throws -> SubsonicReply
 
     /// Every endpoint by name.
     static let handlers: [String: Handler] = {
         var table: [String: Handler] = [:]
-        for (name, handler) in systemHandlers { table[name] = handler }
-        for (name, handler) in browsingHandlers { table[name] = handler }
+        for (name, handler) in systemHandlers.merging(browsingHandlers, uniquingKeysWith: { a, _ in a })
+            .merging(userHandlers, uniquingKeysWith: { a, _ in a }) {
+            table[name] = { api, call in try await Blocking.run { try handler(api, call) } }
+        }
         for (name, handler) in mediaHandlers { table[name] = handler }
-        for (name, handler) in userHandlers { table[name] = handler }
         return table
     }()
 
@@ -71,7 +75,7 @@ struct SubsonicAPI: Sendable {
         },
     ]
 
-    func handle(_ request: Request, context: BasicRequestContext) async -> Response {
+    func handle(_ request: Request, context: QuintetRequestContext) async -> Response {
         var params = SubsonicParameters(formEncoded: request.uri.query ?? "")
         var format = SubsonicFormat(parameter: params["f"], callback: params["callback"])
         do {

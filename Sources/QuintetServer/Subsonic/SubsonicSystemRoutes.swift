@@ -5,7 +5,7 @@ import QuintetStore
 /// ping, getLicense, getMusicFolders, getScanStatus, startScan,
 /// getUser, getUsers.
 extension SubsonicAPI {
-    static let systemHandlers: [String: Handler] = [
+    static let systemHandlers: [String: BlockingHandler] = [
         "ping": { _, _ in .ok },
         "getLicense": { _, _ in
             var license = SubsonicElement()

@@ -4,7 +4,7 @@ import LibraryCore
 /// What a user keeps: scrobble, star, unstar, getStarred, getStarred2, the playlists, and
 /// the empty lists of what Quintet does not keep (bookmarks, podcasts, internet radio, shares).
 extension SubsonicAPI {
-    static let userHandlers: [String: Handler] = [
+    static let userHandlers: [String: BlockingHandler] = [
         "scrobble": { api, call in
             let ids = try call.params.all("id").map { try SubsonicID.expect($0, .song) }
             guard !ids.isEmpty else { throw SubsonicError.missing("id") }

@@ -1,5 +1,6 @@
 import Crowd
 import Foundation
+import QuintetServer
 #if canImport(Glibc)
 import Glibc
 private let systemSocket = Glibc.socket
@@ -17,17 +18,17 @@ private let noSignal: Int32 = 0
 /// Feeds simulated reports to a Crowd: over HTTP to a running server (`C` keep-alive
 /// connections on their own threads), or straight into a stopped server's store (the fast path
 /// for a city of a million devices). Used by `quintet crowd simulate`.
-public enum CrowdLoad {
+enum CrowdLoad {
     /// What a run did.
-    public struct Summary: Sendable, Codable, Hashable {
-        public var reports: Int
-        public var errors: Int
+    struct Summary: Sendable, Codable, Hashable {
+        var reports: Int
+        var errors: Int
         /// Answers by HTTP status (`"200"`, `"429"`…; `"connection"` for transport failures).
-        public var statuses: [String: Int]
-        public var seconds: Double
-        public var reportsPerSecond: Double { seconds > 0 ? Double(reports) / seconds : 0 }
+        var statuses: [String: Int]
+        var seconds: Double
+        var reportsPerSecond: Double { seconds > 0 ? Double(reports) / seconds : 0 }
 
-        public init(reports: Int = 0, errors: Int = 0, statuses: [String: Int] = [:], seconds: Double = 0) {
+        init(reports: Int = 0, errors: Int = 0, statuses: [String: Int] = [:], seconds: Double = 0) {
             self.reports = reports
             self.errors = errors
             self.statuses = statuses
@@ -35,7 +36,7 @@ public enum CrowdLoad {
         }
 
         /// Adds another run's reports, errors and statuses (not its seconds).
-        public mutating func add(_ other: Summary) {
+        mutating func add(_ other: Summary) {
             reports += other.reports
             errors += other.errors
             for (key, count) in other.statuses { statuses[key, default: 0] += count }
@@ -43,13 +44,13 @@ public enum CrowdLoad {
 
         enum CodingKeys: String, CodingKey { case reports, errors, statuses, seconds, reportsPerSecond = "reports_per_second" }
 
-        public init(from decoder: any Decoder) throws {
+        init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             self.init(reports: try c.decode(Int.self, forKey: .reports), errors: try c.decode(Int.self, forKey: .errors),
                       statuses: try c.decode([String: Int].self, forKey: .statuses), seconds: try c.decode(Double.self, forKey: .seconds))
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(reports, forKey: .reports)
             try c.encode(errors, forKey: .errors)
@@ -62,7 +63,7 @@ public enum CrowdLoad {
     /// Posts every report to `server` (`http://host:port`) over `concurrency` connections;
     /// `progress` is called with the reports sent so far about once a second (from a worker
     /// thread). Blocks until done.
-    public static func overHTTP(_ reports: [CrowdSimulation.Report], server: String, concurrency: Int,
+    static func overHTTP(_ reports: [CrowdSimulation.Report], server: String, concurrency: Int,
                                 progress: @escaping @Sendable (Int) -> Void = { _ in }) throws -> Summary {
         let endpoint = try CrowdHTTPEndpoint(server)
         let workers = Swift.max(1, Swift.min(concurrency, Swift.max(1, reports.count)))
@@ -120,7 +121,7 @@ public enum CrowdLoad {
 
     /// Applies every report to `service` directly (keys made with `keys`), `concurrency` at a
     /// time so that the store's group commit batches them; `progress` about once a second.
-    public static func direct(_ reports: [CrowdSimulation.Report], service: any CrowdService, keys: CrowdDeviceKeys,
+    static func direct(_ reports: [CrowdSimulation.Report], service: any CrowdService, keys: CrowdDeviceKeys,
                               concurrency: Int, now: @escaping @Sendable () -> Date = { Date() },
                               progress: @escaping @Sendable (Int) -> Void = { _ in }) async throws -> Summary {
         let start = Date()

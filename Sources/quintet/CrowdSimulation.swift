@@ -1,6 +1,7 @@
 import AudioCore
 import Crowd
 import Foundation
+import WireFormats
 
 /// A moving crowd for demos and load tests (`quintet crowd simulate`): devices gather around
 /// hotspots (bars, squares, stops) scattered uniformly over a disc, each standing within 4 m of
@@ -14,22 +15,22 @@ import Foundation
 /// var crowd = CrowdSimulation(devices: 1000, area: .init(lat: 45.4642, lon: 9.19, radius: 2000), hotspots: 200, seed: 1)
 /// let first = crowd.round(0)   // 1,000 reports
 /// ```
-public struct CrowdSimulation: Sendable {
+struct CrowdSimulation: Sendable {
     /// The disc the crowd stands in.
-    public struct Area: Sendable, Hashable {
-        public var lat: Double
-        public var lon: Double
+    struct Area: Sendable, Hashable {
+        var lat: Double
+        var lon: Double
         /// Metres.
-        public var radius: Double
+        var radius: Double
 
-        public init(lat: Double, lon: Double, radius: Double) {
+        init(lat: Double, lon: Double, radius: Double) {
             self.lat = lat
             self.lon = lon
             self.radius = radius
         }
 
         /// Parses `LAT,LON,RADIUS_M` (`45.4642,9.19,8000`); throws a ``CrowdValidationError`` naming `area` otherwise.
-        public static func parse(_ text: String) throws -> Area {
+        static func parse(_ text: String) throws -> Area {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 3, let lat = Double(parts[0]), let lon = Double(parts[1]), let radius = Double(parts[2]) else {
                 throw CrowdValidationError(field: "area", reason: "must be LAT,LON,RADIUS_M like 45.4642,9.19,8000, not '\(text.prefix(60))'")
@@ -46,31 +47,31 @@ public struct CrowdSimulation: Sendable {
     }
 
     /// One report as the API takes it.
-    public struct Report: Sendable, Hashable {
-        public var device: String
-        public var lat: Double
-        public var lon: Double
-        public var age: Int?
-        public var sex: CrowdSex?
-        public var comment: String?
+    struct Report: Sendable, Hashable {
+        var device: String
+        var lat: Double
+        var lon: Double
+        var age: Int?
+        var sex: CrowdSex?
+        var comment: String?
 
         /// The JSON body of `POST /api/crowd/reports` (radius 200, the defaults otherwise).
-        public var json: String {
-            var text = "{\"device\":\"\(device)\",\"lat\":\(lat),\"lon\":\(lon)"
+        var json: String {
+            var text = "{\"device\":" + JSONString.quoted(device) + ",\"lat\":\(lat),\"lon\":\(lon)"
             if let age { text += ",\"age\":\(age)" }
-            if let sex { text += ",\"sex\":\"\(sex.rawValue)\"" }
-            if let comment { text += ",\"comment\":\"\(comment)\"" }
+            if let sex { text += ",\"sex\":" + JSONString.quoted(sex.rawValue) }
+            if let comment { text += ",\"comment\":" + JSONString.quoted(comment) }
             return text + "}"
         }
 
         /// The core's report for `key`.
-        public func report(device key: DeviceKey) -> CrowdReport {
+        func report(device key: DeviceKey) -> CrowdReport {
             CrowdReport(device: key, lat: lat, lon: lon, age: age, sex: sex, comment: comment)
         }
     }
 
-    public let area: Area
-    public let deviceCount: Int
+    let area: Area
+    let deviceCount: Int
     private let seed: UInt64
     private var random: SplitMix64
     private var hotspots: [(lat: Double, lon: Double)] = []
@@ -82,7 +83,7 @@ public struct CrowdSimulation: Sendable {
                            "street food is good", "too crowded", "live band starting", "quiet tonight"]
 
     /// A crowd of `devices` around `hotspots` hotspots (at least 1) in `area`.
-    public init(devices: Int, area: Area, hotspots: Int, seed: UInt64) {
+    init(devices: Int, area: Area, hotspots: Int, seed: UInt64) {
         self.area = area
         self.deviceCount = devices
         self.seed = seed
@@ -115,10 +116,10 @@ public struct CrowdSimulation: Sendable {
     }
 
     /// The device token of device `index` (the same for every round of this seed).
-    public func token(_ index: Int) -> String { "sim-\(seed)-\(index)" }
+    func token(_ index: Int) -> String { "sim-\(seed)-\(index)" }
 
     /// Every device's report of round `round` (0 = arrival), in device order.
-    public mutating func round(_ round: Int) -> [Report] {
+    mutating func round(_ round: Int) -> [Report] {
         var reports: [Report] = []
         reports.reserveCapacity(deviceCount)
         for index in 0..<deviceCount {

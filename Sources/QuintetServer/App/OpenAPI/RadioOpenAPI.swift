@@ -1,0 +1,522 @@
+/// The radio's part of `/api/openapi.json` (docs/radio.md): shows, episodes, the live mounts
+/// and the stream-title update. The podcast feeds and files under `/radio/` and Icecast's
+/// own paths are not part of `/api`.
+enum RadioOpenAPI {
+    static let text = #"""
+{
+ "paths": {
+  "/api/radio/shows": {
+   "get": {
+    "operationId": "radioShows",
+    "summary": "Every show (never its stream key)",
+    "security": [
+     {},
+     {
+      "basic": []
+     },
+     {
+      "session": []
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "array",
+         "items": {
+          "$ref": "#/components/schemas/RadioShow"
+         }
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/api/radio/shows/{id}": {
+   "get": {
+    "operationId": "radioShow",
+    "summary": "One show",
+    "security": [
+     {},
+     {
+      "basic": []
+     },
+     {
+      "session": []
+     }
+    ],
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 9223372036854775807
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/RadioShow"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/InvalidInput"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   }
+  },
+  "/api/radio/episodes": {
+   "get": {
+    "operationId": "radioEpisodes",
+    "summary": "Recent episodes, newest first",
+    "description": "Published episodes for everyone; a signed-in owner also gets their recorded and live ones, an admin everyone's.",
+    "security": [
+     {},
+     {
+      "basic": []
+     },
+     {
+      "session": []
+     }
+    ],
+    "parameters": [
+     {
+      "name": "show",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 9223372036854775807
+      }
+     },
+     {
+      "name": "limit",
+      "in": "query",
+      "required": false,
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 500,
+       "default": 50
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "array",
+         "items": {
+          "$ref": "#/components/schemas/RadioEpisode"
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/InvalidInput"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   }
+  },
+  "/api/radio/episodes/{id}": {
+   "get": {
+    "operationId": "radioEpisode",
+    "summary": "One episode with its waveform peaks",
+    "security": [
+     {},
+     {
+      "basic": []
+     },
+     {
+      "session": []
+     }
+    ],
+    "parameters": [
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "integer",
+       "minimum": 1,
+       "maximum": 9223372036854775807
+      }
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/RadioEpisode"
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/InvalidInput"
+     },
+     "404": {
+      "$ref": "#/components/responses/NotFound"
+     }
+    }
+   }
+  },
+  "/api/radio/live": {
+   "get": {
+    "operationId": "radioLive",
+    "summary": "The live mounts now (no sign-in)",
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "required": [
+          "mounts"
+         ],
+         "properties": {
+          "mounts": {
+           "type": "array",
+           "items": {
+            "$ref": "#/components/schemas/RadioLiveMount"
+           }
+          }
+         }
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/api/radio/metadata": {
+   "post": {
+    "operationId": "radioMetadata",
+    "summary": "Set a live mount's stream title",
+    "description": "Basic auth: user source with the show's stream key, or a Quintet admin.",
+    "security": [
+     {
+      "basic": []
+     }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/json": {
+       "schema": {
+        "type": "object",
+        "required": [
+         "mount",
+         "title"
+        ],
+        "properties": {
+         "mount": {
+          "type": "string"
+         },
+         "title": {
+          "type": "string"
+         }
+        }
+       }
+      }
+     }
+    },
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "required": [
+          "mount",
+          "title"
+         ],
+         "properties": {
+          "mount": {
+           "type": "string"
+          },
+          "title": {
+           "type": "string"
+          }
+         }
+        }
+       }
+      }
+     },
+     "400": {
+      "$ref": "#/components/responses/InvalidInput"
+     },
+     "401": {
+      "description": "Not the show's stream key nor an admin.",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "No live source on that mount (not_live).",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     }
+    }
+   }
+  }
+ },
+ "components": {
+  "schemas": {
+   "RadioShow": {
+    "type": "object",
+    "required": [
+     "id",
+     "slug",
+     "title",
+     "description",
+     "language",
+     "explicit",
+     "mount",
+     "owner",
+     "publish_automatically",
+     "max_episode_seconds",
+     "created_at",
+     "feed_url",
+     "episode_count"
+    ],
+    "properties": {
+     "id": {
+      "type": "integer"
+     },
+     "slug": {
+      "type": "string"
+     },
+     "title": {
+      "type": "string"
+     },
+     "description": {
+      "type": "string"
+     },
+     "cover_url": {
+      "type": "string"
+     },
+     "language": {
+      "type": "string"
+     },
+     "explicit": {
+      "type": "boolean"
+     },
+     "location": {
+      "type": "string"
+     },
+     "mount": {
+      "type": "string"
+     },
+     "owner": {
+      "type": "string"
+     },
+     "publish_automatically": {
+      "type": "boolean"
+     },
+     "max_episode_seconds": {
+      "type": "integer"
+     },
+     "fallback_mount": {
+      "type": "string"
+     },
+     "created_at": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "feed_url": {
+      "type": "string"
+     },
+     "episode_count": {
+      "type": "integer"
+     }
+    }
+   },
+   "RadioEpisode": {
+    "type": "object",
+    "required": [
+     "id",
+     "show_id",
+     "show_title",
+     "title",
+     "description",
+     "state",
+     "started_at",
+     "duration",
+     "size",
+     "content_type",
+     "listens",
+     "peak_listeners",
+     "guid",
+     "audio_url"
+    ],
+    "properties": {
+     "id": {
+      "type": "integer"
+     },
+     "show_id": {
+      "type": "integer"
+     },
+     "show_title": {
+      "type": "string"
+     },
+     "title": {
+      "type": "string"
+     },
+     "description": {
+      "type": "string"
+     },
+     "state": {
+      "type": "string",
+      "enum": [
+       "live",
+       "recorded",
+       "published"
+      ]
+     },
+     "started_at": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "ended_at": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "published_at": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "duration": {
+      "type": "number"
+     },
+     "size": {
+      "type": "integer"
+     },
+     "content_type": {
+      "type": "string"
+     },
+     "listens": {
+      "type": "integer"
+     },
+     "peak_listeners": {
+      "type": "integer"
+     },
+     "guid": {
+      "type": "string"
+     },
+     "audio_url": {
+      "type": "string"
+     },
+     "peaks": {
+      "type": "object",
+      "required": [
+       "minima",
+       "maxima"
+      ],
+      "properties": {
+       "minima": {
+        "type": "array",
+        "items": {
+         "type": "number"
+        }
+       },
+       "maxima": {
+        "type": "array",
+        "items": {
+         "type": "number"
+        }
+       }
+      }
+     }
+    }
+   },
+   "RadioLiveMount": {
+    "type": "object",
+    "required": [
+     "mount",
+     "show_id",
+     "show_title",
+     "title",
+     "listeners",
+     "listener_peak",
+     "started",
+     "content_type",
+     "episode_id"
+    ],
+    "properties": {
+     "mount": {
+      "type": "string"
+     },
+     "show_id": {
+      "type": "integer"
+     },
+     "show_title": {
+      "type": "string"
+     },
+     "title": {
+      "type": [
+       "string",
+       "null"
+      ]
+     },
+     "listeners": {
+      "type": "integer"
+     },
+     "listener_peak": {
+      "type": "integer"
+     },
+     "started": {
+      "type": "string",
+      "format": "date-time"
+     },
+     "content_type": {
+      "type": "string"
+     },
+     "episode_id": {
+      "type": [
+       "integer",
+       "null"
+      ]
+     }
+    }
+   }
+  }
+ }
+}
+"""#
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `make sanitize`: the server, crowd, radio and library Swift tests under ThreadSanitizer, then
+# under AddressSanitizer (debug builds in their own scratch folders, .build-tsan and .build-asan,
+# so the everyday .build stays as it is). Never part of `make test`: each build is a full
+# compile of the package and its dependencies with instrumentation (tens of minutes on 2 cores).
+#
+#   make sanitize                                   # thread, then address
+#   SANITIZERS=thread make sanitize                 # one of them
+#   SANITIZE_FILTER='CrowdTests' make sanitize      # other tests (a `swift test --filter` pattern)
+#
+# Each run's whole output goes to .build-<kind>/sanitize.log; the end of the run prints a
+# summary of the reports found, by kind and place (the SUMMARY lines the sanitizers write).
+# Exit status 0 means both runs passed with no report; docs/sanitize.md records a run.
+#
+# ThreadSanitizer reads scripts/tsan-suppressions.txt, which may only name the toolchain's own
+# Foundation and Dispatch (uninstrumented libraries: see the comments in that file).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+filter=${SANITIZE_FILTER:-'QuintetServerTests|CrowdTests|RadioTests|LibraryCoreTests'}
+sanitizers=${SANITIZERS:-thread address}
+suppressions=$PWD/scripts/tsan-suppressions.txt
+status=0
+
+for kind in $sanitizers; do
+    case $kind in
+        thread) scratch=.build-tsan ;;
+        address) scratch=.build-asan ;;
+        *) echo "sanitize: unknown sanitizer $kind (thread or address)" >&2; exit 2 ;;
+    esac
+    mkdir -p "$scratch"
+    log=$scratch/sanitize.log
+    echo "sanitize: $kind: swift test -c debug --sanitize=$kind --scratch-path $scratch --filter '$filter' (log: $log)"
+    started=$(date +%s)
+    # TSan: report every race (halt_on_error=0, the default) with both stacks in full; exit 66
+    # at the end when anything was reported. ASan: stop at the first error, as it does by default;
+    # LeakSanitizer stays on (a leak is a finding too).
+    TSAN_OPTIONS="suppressions=$suppressions second_deadlock_stack=1 history_size=4 ${TSAN_OPTIONS:-}" \
+    ASAN_OPTIONS="detect_stack_use_after_return=0 ${ASAN_OPTIONS:-}" \
+        swift test -c debug --sanitize="$kind" --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1
+    code=$?
+    seconds=$(( $(date +%s) - started ))
+    echo "sanitize: $kind: exit $code after ${seconds} s"
+    tail -n 5 "$log" | sed "s/^/sanitize: $kind: | /"
+    reports=$(grep -c '^SUMMARY: \(Thread\|Address\|Leak\)Sanitizer' "$log" || true)
+    echo "sanitize: $kind: $reports report(s)"
+    if [ "$reports" -gt 0 ]; then
+        grep '^SUMMARY: \(Thread\|Address\|Leak\)Sanitizer' "$log" | sort | uniq -c | sort -rn | sed "s/^/sanitize: $kind: /"
+    fi
+    if [ "$code" -ne 0 ] || [ "$reports" -gt 0 ]; then status=1; fi
+done
+exit $status
