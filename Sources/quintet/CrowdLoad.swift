@@ -1,5 +1,6 @@
 import Crowd
 import Foundation
+import Synchronization
 import QuintetServer
 #if canImport(Glibc)
 import Glibc
@@ -67,11 +68,9 @@ enum CrowdLoad {
                                 progress: @escaping @Sendable (Int) -> Void = { _ in }) throws -> Summary {
         let endpoint = try CrowdHTTPEndpoint(server)
         let workers = Swift.max(1, Swift.min(concurrency, Swift.max(1, reports.count)))
-        final class Shared: @unchecked Sendable {
-            let lock = NSLock()
-            var total = Summary()
-            var sent = 0
-            var lastProgress = Date()
+        // One blocking connection per worker thread (the CLI's load client: not server code).
+        final class Shared: Sendable {
+            let state = Mutex((total: Summary(), sent: 0, lastProgress: Date()))
         }
         let shared = Shared()
         let group = DispatchGroup()
@@ -98,7 +97,7 @@ enum CrowdLoad {
                     local.statuses[status, default: 0] += 1
                     index += workers
                     if local.reports % 200 == 0 {
-                        let report: Int? = shared.lock.withLock {
+                        let report: Int? = shared.state.withLock { shared in
                             shared.sent += 200
                             guard Date().timeIntervalSince(shared.lastProgress) >= 1 else { return nil }
                             shared.lastProgress = Date()
@@ -108,13 +107,13 @@ enum CrowdLoad {
                     }
                 }
                 connection?.close()
-                shared.lock.withLock { shared.total.add(local) }
+                shared.state.withLock { $0.total.add(local) }
             }
             thread.stackSize = 1 << 20
             thread.start()
         }
         group.wait()
-        var total = shared.lock.withLock { shared.total }
+        var total = shared.state.withLock { $0.total }
         total.seconds = Date().timeIntervalSince(start)
         return total
     }
