@@ -43,7 +43,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from conftest import ARTIFACTS, REPO, Server, start_server, stop_server, tail
+from conftest import ARTIFACTS, REPO, Server, start_server, stop_server, tail, wait
 from crowd_oracle import LONG_EXPIRY, CrowdServer
 from test_cli import quintet
 from test_radio_live import create_show, make_mp3, need_ffmpeg, raw_get, start_source, wait_live
@@ -78,15 +78,9 @@ class Findings:
 
 
 def until(what: str, probe, timeout: float, interval: float = 0.1):
-    """Calls `probe` until it returns something truthy (returned) or `timeout` seconds pass."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = probe()
-        if last:
-            return last
-        time.sleep(interval)
-    pytest.fail(f"{what}: not within {timeout} s (last seen: {last!r})")
+    """conftest's `wait` for a probe that takes no subject: returns what `probe` gives once it
+    is truthy, or fails naming `what`."""
+    return wait(None, lambda _: probe(), f"{what}: not reached", timeout=timeout, interval=interval)
 
 
 def sigterm(server: Server, findings: Findings, moment: str) -> float:
@@ -455,7 +449,7 @@ class CrowdLoad:
             except requests.RequestException:
                 with self.lock:
                     self.errors += 1
-                time.sleep(0.01)
+                time.sleep(0.01)  # a back-off before the next report, not a wait for a state
                 continue
             with self.lock:
                 if 200 <= answer.status_code < 300:

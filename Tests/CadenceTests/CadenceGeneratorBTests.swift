@@ -29,7 +29,11 @@ struct CadenceGeneratorBTests {
         print("default estimator, generator B, ±1 s: \(score)")
         #expect(score.coverage >= 0.90)
         #expect(score.median <= 1.0)
-        #expect(score.p95 <= 3.5) // 3.31: the issue's ≤ 3 is not met here
+        // The issue's target, p95 ≤ 3, is not met here (3.31 when last measured): a known issue,
+        // not a loosened threshold. The test fails once it is met, so the marker goes then.
+        withKnownIssue("p95 ≤ 3 spm not met within ±1 s of a start or a stop (issue 21)") {
+            #expect(score.p95 <= 3.0)
+        }
         #expect(score.stillCorrect >= 0.95) // 95.3 %: the second after a stop may still read a cadence
     }
 
@@ -42,7 +46,11 @@ struct CadenceGeneratorBTests {
         // 3.45 (2.1–3.3 with bases 6000, 7000, 8000, 10000, 11000, 12000, 13000): a swinging
         // hand's intervals read at the stride for 15 s from their start, walks in a hand off by
         // 3–5 spm.
-        #expect(score.p95 <= 3.6)
+        // The issue's target, p95 ≤ 3, is not met with this seed base: a known issue (issue 21),
+        // not a loosened threshold; the test fails once it is met, so the marker goes then.
+        withKnownIssue("p95 ≤ 3 spm not met with seed base 9000 (issue 21)") {
+            #expect(score.p95 <= 3.0)
+        }
         #expect(score.stillCorrect >= 0.95) // 98.9 %
     }
 

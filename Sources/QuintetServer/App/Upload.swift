@@ -38,8 +38,10 @@ enum Upload {
         return url
     }
 
-    /// Removes an upload once answered, on the blocking pool (callable from a `defer`).
+    /// Removes an upload once answered (callable from a `defer`). One `unlink`, done at once
+    /// rather than on the pool: the answer must leave nothing behind, and an unowned task to
+    /// do it later would be the kind of loose work the concurrency rule forbids.
     static func remove(_ url: URL) {
-        Task { try? await Blocking.run { try FileManager.default.removeItem(at: url) } }
+        try? FileManager.default.removeItem(at: url)
     }
 }
