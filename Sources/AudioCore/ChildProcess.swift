@@ -104,8 +104,13 @@ public final class ChildProcess: Sendable {
 
     /// The last non-empty line of standard error, or the exit status.
     public var errorSummary: String {
+        Self.summary(standardError: standardError, status: handles.process.terminationStatus)
+    }
+
+    /// The last non-empty line of `standardError`, or the exit status when there is none.
+    static func summary(standardError: Data, status: Int32) -> String {
         let lines = String(decoding: standardError, as: UTF8.self).split(whereSeparator: \.isNewline)
-        return lines.last.map(String.init) ?? "exit status \(handles.process.terminationStatus)"
+        return lines.last.map(String.init) ?? "exit status \(status)"
     }
 }
 #endif

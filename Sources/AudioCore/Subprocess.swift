@@ -11,10 +11,7 @@ enum Subprocess {
         var stdout: Data
         var stderr: Data
         /// The last non-empty line of standard error, or the exit status.
-        var errorSummary: String {
-            let lines = String(decoding: stderr, as: UTF8.self).split(whereSeparator: \.isNewline)
-            return lines.last.map(String.init) ?? "exit status \(status)"
-        }
+        var errorSummary: String { ChildProcess.summary(standardError: stderr, status: status) }
     }
 
     static func run(_ executable: String, _ arguments: [String], cancellation: CancellationFlag? = nil) throws -> Result {

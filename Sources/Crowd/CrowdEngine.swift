@@ -232,17 +232,12 @@ final class CrowdCommitQueue: @unchecked Sendable {
     func close() {
         writes.sync {
             _ = commit(statistics: true)
-            let orphans = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
-                state.stopped = true
-                defer { state.waiters.removeAll() }
-                return state.waiters.map(\.continuation)
-            }
-            for continuation in orphans { continuation.resume(throwing: CrowdEngineError.closed) }
+            abandon()
             try? store.close()
         }
     }
 
-    /// The engine went away without `close()`: no more rounds; waiters fail.
+    /// No more rounds; the waiters left fail (the engine closed, or went away without `close()`).
     func abandon() {
         let orphans = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             state.stopped = true

@@ -64,7 +64,8 @@ public final class BPMQueue: Sendable {
         }) else { return nil }
         let id: Int64 = row[0], path: String = row[1], mtime: Double = row[2]
         state.begin(path)
-        defer { state.end() }
+        var finished = false
+        defer { state.end(counted: finished) }
         let bpm: Double?
         do {
             bpm = try analyzer.estimate(fileAt: try catalog.fileURL(relative: path), cancellation: cancellation).bpm
@@ -84,6 +85,7 @@ public final class BPMQueue: Sendable {
                                arguments: [mtime, id, mtime])
             }
         }
+        finished = true
         return id
     }
 }
@@ -93,6 +95,7 @@ private final class LockedState: Sendable {
     private let value = Mutex<(analyzed: Int, current: String?)>((0, nil))
 
     func begin(_ path: String) { value.withLock { $0.current = path } }
-    func end() { value.withLock { $0.current = nil; $0.analyzed += 1 } }
+    /// The song is no longer current; `counted` when its result was stored (not cancelled, no error).
+    func end(counted: Bool) { value.withLock { $0.current = nil; if counted { $0.analyzed += 1 } } }
     func snapshot() -> (Int, String?) { value.withLock { ($0.analyzed, $0.current) } }
 }
