@@ -68,7 +68,10 @@ let package = Package(
     dependencies: dependencies,
     targets: [
         // MARK: foundations
-        .target(name: "AudioCore", swiftSettings: swiftSettings),
+        // The one lock: `Synchronization.Mutex`, which ThreadSanitizer can see in `make sanitize`
+        // builds (Sources/Locking/Lock.swift says how).
+        .target(name: "Locking", swiftSettings: swiftSettings),
+        .target(name: "AudioCore", dependencies: ["Locking"], swiftSettings: swiftSettings),
         .target(name: "MediaTags", swiftSettings: swiftSettings),
         // The toolbox of text on the wire (Foundation only): JSON string and XML escaping, the
         // HTTP Range rule, RFC 822/HTTP dates. One copy each, options for the contracts that
@@ -89,7 +92,7 @@ let package = Package(
             name: "LibraryCore",
             // GRDBSQLite (SQLite's C API, part of GRDB): the scanner binds song rows straight
             // to prepared statements, which halved the single writer's CPU time.
-            dependencies: ["QuintetStore", "MediaTags", "AudioCore", "Tempo", grdb,
+            dependencies: ["Locking", "QuintetStore", "MediaTags", "AudioCore", "Tempo", grdb,
                            .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
@@ -103,7 +106,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The Crowd core: the semantics over an in-memory grid index, stored in SQLite (GRDB).
-        .target(name: "Crowd", dependencies: [grdb], swiftSettings: swiftSettings),
+        .target(name: "Crowd", dependencies: ["Locking", grdb], swiftSettings: swiftSettings),
         // The same service over PostgreSQL + PostGIS (one PL/pgSQL function per call), in its
         // own module so the core stays free of NIO.
         .target(
@@ -130,7 +133,7 @@ let package = Package(
             name: "QuintetServer",
             dependencies: [
                 "QuintetStore", "AudioCore", "Tempo", "Cadence", "LibraryCore", "MediaTags", "Radio",
-                "Crowd", "CrowdPostgres", "WireFormats",
+                "Crowd", "CrowdPostgres", "WireFormats", "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 // AuthRequestContext, AuthenticatorMiddleware (App/QuintetRequestContext.swift).
@@ -152,7 +155,7 @@ let package = Package(
             name: "quintet",
             dependencies: [
                 "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore",
-                "Physics2D", "Radio", "Crowd", "WireFormats",
+                "Physics2D", "Radio", "Crowd", "WireFormats", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Tells blocking work that it should stop: the bridge between a cancelled Swift task and
 /// synchronous code running on a thread of its own (a scan's readers, an ffmpeg child).
@@ -20,7 +20,7 @@ public final class CancellationFlag: Sendable {
         var nextHandler = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     public init() {}
 

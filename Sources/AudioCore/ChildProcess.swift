@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 #if os(Linux) || os(macOS)
 /// A running child process (ffmpeg, ffprobe): the one way Quintet starts one.
@@ -30,13 +30,13 @@ public final class ChildProcess: Sendable {
 
     /// Standard error as the draining thread leaves it.
     private final class ErrorSink: Sendable {
-        let data = Mutex(Data())
+        let data = Lock(Data())
         let drained = DispatchSemaphore(value: 0)
     }
 
     private let handles: Handles
     private let errors = ErrorSink()
-    private let exitStatus = Mutex<Int32?>(nil)
+    private let exitStatus = Lock<Int32?>(nil)
 
     /// Starts `executable` with `arguments`; throws `AudioError.decoderMissing` when it cannot
     /// be started.
@@ -70,6 +70,18 @@ public final class ChildProcess: Sendable {
     /// Whatever standard output has now, waiting for at least one byte; empty at the end.
     public func readAvailable() -> Data {
         handles.output.availableData
+    }
+
+    /// Hands each piece of standard output to `handler` as it arrives, on a thread of the
+    /// system's pool, without holding a thread while the child is quiet; the last call gets an
+    /// empty `Data` (the end). For children that live as long as a stream (the radio's live
+    /// transcoder); use ``read(upTo:)`` or this, not both.
+    public func streamOutput(_ handler: @escaping @Sendable (Data) -> Void) {
+        handles.output.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            handler(data)
+        }
     }
 
     /// Writes to the child's standard input (started with `input: .pipe`). Blocking.

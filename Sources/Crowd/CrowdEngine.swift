@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Read-only counters of an engine's state, for metrics and the CLI.
 public struct CrowdEngineStats: Sendable, Hashable {
@@ -52,7 +52,7 @@ public final class CrowdEngine: CrowdService, Sendable {
         var isClosed = false
     }
 
-    private let guarded: Mutex<Guarded>
+    private let guarded: Lock<Guarded>
     private let commits: CrowdCommitQueue
 
     /// Opens (or creates) the SQLite file at `databasePath` (normally `crowd.sqlite` in the data
@@ -74,7 +74,7 @@ public final class CrowdEngine: CrowdService, Sendable {
             device: { state.loadDevice(key: $0, locationID: $1, lastSeen: $2, age: $3, sex: $4) },
             comment: { state.loadComment($0) })
         state.finishLoading(nextLocationID: next.nextLocationID, nextCommentID: next.nextCommentID)
-        guarded = Mutex(Guarded(state: state))
+        guarded = Lock(Guarded(state: state))
         commits = CrowdCommitQueue(store: store)
         // The queue holds the engine weakly: an engine dropped without `close()` ends it.
         commits.start { [weak self] statistics in
@@ -178,10 +178,10 @@ final class CrowdCommitQueue: @unchecked Sendable {
         var due: Bool { !stopped && (forced || (requested > committed && failure == nil)) }
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let store: any CrowdStore
     private let writes = DispatchQueue(label: "quintet.crowd.writes", qos: .userInitiated)
-    private let snapshot = Mutex<(@Sendable (_ statistics: Bool) -> (CrowdChangeBatch, UInt64)?)?>(nil)
+    private let snapshot = Lock<(@Sendable (_ statistics: Bool) -> (CrowdChangeBatch, UInt64)?)?>(nil)
 
     init(store: any CrowdStore) {
         self.store = store

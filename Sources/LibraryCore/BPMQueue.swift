@@ -1,7 +1,7 @@
 import AudioCore
 import Foundation
 import GRDB
-import Synchronization
+import Locking
 import Tempo
 
 /// Gives every song a BPM: songs whose files carry none (no TBPM, BPM or tmpo tag) are
@@ -92,7 +92,7 @@ public final class BPMQueue: Sendable {
 
 /// The song being analysed and the count so far, shared with status readers.
 private final class LockedState: Sendable {
-    private let value = Mutex<(analyzed: Int, current: String?)>((0, nil))
+    private let value = Lock<(analyzed: Int, current: String?)>((0, nil))
 
     func begin(_ path: String) { value.withLock { $0.current = path } }
     /// The song is no longer current; `counted` when its result was stored (not cancelled, no error).

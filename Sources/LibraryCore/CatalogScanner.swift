@@ -2,7 +2,7 @@ import AudioCore
 import Foundation
 import GRDB
 import MediaTags
-import Synchronization
+import Locking
 
 /// Where a scan stands; handed to the progress callback now and then and kept by the server
 /// for `GET /api/library/scan`.
@@ -273,11 +273,11 @@ struct ReadBatch: Sendable {
 /// and one semaphore per batch (every reader puts its batch, even one cut short, so the
 /// writer never waits for nothing).
 private final class BatchPipeline: Sendable {
-    private let slots: Mutex<[ReadBatch?]>
+    private let slots: Lock<[ReadBatch?]>
     private let ready: [DispatchSemaphore]
 
     init(count: Int) {
-        slots = Mutex(Array(repeating: nil, count: count))
+        slots = Lock(Array(repeating: nil, count: count))
         ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
     }
 

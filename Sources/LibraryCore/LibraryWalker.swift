@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -122,7 +122,7 @@ public enum LibraryWalker {
 
     /// Folders seen so far, by device and inode, shared by the listing threads.
     final class VisitedFolders: Sendable {
-        private let seen = Mutex(Set<[UInt64]>())
+        private let seen = Lock(Set<[UInt64]>())
 
         /// True when the folder was not seen before.
         func insert(_ info: stat) -> Bool {
@@ -158,8 +158,8 @@ public enum LibraryWalker {
     }
 
     private final class ListingBox: Sendable {
-        private let listings: Mutex<[Listing]>
-        init(count: Int) { listings = Mutex(Array(repeating: Listing(), count: count)) }
+        private let listings: Lock<[Listing]>
+        init(count: Int) { listings = Lock(Array(repeating: Listing(), count: count)) }
         func put(_ index: Int, _ listing: Listing) { listings.withLock { $0[index] = listing } }
         func take() -> [Listing] { listings.withLock { $0 } }
     }

@@ -1,6 +1,6 @@
 import Foundation
 import MediaTags
-import Synchronization
+import Locking
 
 /// Reads the tags of many files on every core: the tag-reading half of a scan.
 public enum TagReadPool {
@@ -34,13 +34,13 @@ public enum TagReadPool {
 
 /// Result slots written by many threads, each slot by one thread only.
 private final class ResultSlots: Sendable {
-    private let slots: Mutex<[TagReadPool.Result?]>
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+    private let slots: Lock<[TagReadPool.Result?]>
+    init(count: Int) { slots = Lock(Array(repeating: nil, count: count)) }
     func set(_ index: Int, _ value: TagReadPool.Result) { slots.withLock { $0[index] = value } }
     func values() -> [TagReadPool.Result] { slots.withLock { $0.map { $0! } } }
 }
 
 private final class DoneCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = Lock(0)
     func add(_ n: Int) -> Int { value.withLock { $0 += n; return $0 } }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Crowd
 import Foundation
-import Synchronization
+import Locking
 import QuintetServer
 
 /// `quintet crowd …`: the Crowd's tools (docs/crowd.md).
@@ -169,7 +169,7 @@ struct CrowdStats: AsyncParsableCommand {
 /// A progress line: rewritten in place on a terminal, plain lines otherwise (CI logs).
 final class ProgressLine: Sendable {
     private let terminal = isatty(STDERR_FILENO) != 0
-    private let shown = Mutex(false)
+    private let shown = Lock(false)
 
     func show(_ text: String) {
         shown.withLock { shown in

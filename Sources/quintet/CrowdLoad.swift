@@ -1,6 +1,6 @@
 import Crowd
 import Foundation
-import Synchronization
+import Locking
 import QuintetServer
 #if canImport(Glibc)
 import Glibc
@@ -70,7 +70,7 @@ enum CrowdLoad {
         let workers = Swift.max(1, Swift.min(concurrency, Swift.max(1, reports.count)))
         // One blocking connection per worker thread (the CLI's load client: not server code).
         final class Shared: Sendable {
-            let state = Mutex((total: Summary(), sent: 0, lastProgress: Date()))
+            let state = Lock((total: Summary(), sent: 0, lastProgress: Date()))
         }
         let shared = Shared()
         let group = DispatchGroup()

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Runs `count` jobs, at most `jobs` at once (each worker takes the next index until none is
 /// left); returns how many reported failure. Blocks until every job is done.
 enum WorkerPool {
     static func run(count: Int, jobs: Int, _ work: @escaping @Sendable (Int) -> Bool) -> Int {
-        let state = Mutex((next: 0, failures: 0))
+        let state = Lock((next: 0, failures: 0))
         DispatchQueue.concurrentPerform(iterations: max(0, min(jobs, count))) { _ in
             while true {
                 let index: Int? = state.withLock { s in
@@ -23,7 +23,7 @@ enum WorkerPool {
 
 /// Prints results in input order as soon as every earlier one is ready.
 final class OrderedPrinter: Sendable {
-    private let state = Mutex((next: 0, pending: [Int: String]()))
+    private let state = Lock((next: 0, pending: [Int: String]()))
     init(count: Int) {}
 
     func deliver(_ index: Int, _ line: String) {
@@ -44,7 +44,7 @@ final class Progress: Sendable {
     private let enabled: Bool
     private let terminal = isatty(STDERR_FILENO) != 0
     private let start = Date()
-    private let state = Mutex((done: 0, lastPrint: Date.distantPast))
+    private let state = Lock((done: 0, lastPrint: Date.distantPast))
 
     init(total: Int, enabled: Bool) {
         self.total = total

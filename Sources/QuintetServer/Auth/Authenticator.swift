@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import QuintetStore
-import Synchronization
+import Locking
 
 /// Who is asking: the users of the shared table, by HTTP Basic auth or by the web page's
 /// session cookie (`quintet_session`).
@@ -81,7 +81,7 @@ public final class Authenticator: Sendable {
 
 /// Successful credential checks for five minutes, keyed by a hash, at most 1,000 entries.
 private final class CredentialCache: Sendable {
-    private let entries = Mutex([String: (user: User, until: Date)]())
+    private let entries = Lock([String: (user: User, until: Date)]())
 
     func get(_ key: String) -> User? {
         entries.withLock { entries in

@@ -4,7 +4,7 @@ import LibraryCore
 import Logging
 import QuintetStore
 import ServiceLifecycle
-import Synchronization
+import Locking
 
 /// The library as the server runs it: the catalog, the folder it describes, the scan in
 /// progress (one at a time) and the BPM queue working in the background whenever no scan runs.
@@ -186,7 +186,7 @@ private final class ScanState: Sendable {
         var failure: String?
     }
 
-    private let value = Mutex(Snapshot())
+    private let value = Lock(Snapshot())
 
     /// Marks a scan as due; false if one already runs or is due.
     func begin() -> Bool {

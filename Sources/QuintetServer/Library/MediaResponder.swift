@@ -45,44 +45,14 @@ public struct MediaResponder: Sendable {
 
     // MARK: files
 
-    /// A file with `Range` and `If-Range` (``ByteRangeAnswer``'s rule: one range; several are
-    /// answered with the whole file), `ETag`, `Last-Modified`, `HEAD`.
+    /// A song's file with ranges (``FileAnswer``).
     func file(_ url: URL, contentType: String, request: Request, context: some RequestContext,
               download name: String? = nil) async throws -> Response {
-        guard let info = FileFacts(path: url.path) else {
-            throw APIError(.notFound, code: "file_missing", message: "the song's file is no longer in the library folder; rescan")
-        }
-        let size = info.size
-        let modified = Date(timeIntervalSince1970: Double(info.modified))
-        let etag = "\"\(String(size, radix: 16))-\(String(info.modified, radix: 16))\""
-        var headers: HTTPFields = [
-            .contentType: contentType, .acceptRanges: "bytes", .eTag: etag,
-            .lastModified: UTCDate.http(modified), .cacheControl: "private, max-age=3600",
-        ]
-        if let name {
-            headers[.contentDisposition] = "attachment; filename*=UTF-8''\(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "download")"
-        }
-        var range: ClosedRange<Int>?
-        switch ByteRangeAnswer(header: request.headers[.range], ifRange: request.headers[.ifRange], etag: etag,
-                               lastModified: UTCDate.http(modified), length: Int64(size)) {
-        case .whole: break
-        case .partial(let r): range = Int(r.lowerBound)...Int(r.upperBound)
-        case .unsatisfiable:
-            var error = APIError(.rangeNotSatisfiable, code: "range_not_satisfiable",
-                                 message: "the file has \(size) bytes; the range \(request.headers[.range] ?? "") lies outside")
-            error.headers = [.contentRange: "bytes */\(size)"]
-            throw error
-        }
-        let status: HTTPResponse.Status = range == nil ? .ok : .partialContent
-        let span = range ?? 0...max(0, size - 1)
-        let length = size == 0 ? 0 : span.count
-        headers[.contentLength] = String(length)
-        if let range { headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)" }
-        if request.method == .head || length == 0 {
-            return Response(status: status, headers: headers, body: ResponseBody())
-        }
-        let body = try await FileIO().loadFile(path: url.path, range: span, context: context)
-        return Response(status: status, headers: headers, body: body)
+        try await FileAnswer(
+            path: url.path, contentType: contentType, cacheControl: "private, max-age=3600",
+            missing: APIError(.notFound, code: "file_missing", message: "the song's file is no longer in the library folder; rescan"),
+            downloadName: name
+        ).response(to: request, context: context)
     }
 
     // MARK: transcoding

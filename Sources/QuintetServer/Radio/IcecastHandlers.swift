@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import AudioCore
 
 /// Where a source's bytes go: straight into its mount (MP3, AAC) or through ffmpeg (Ogg, WebM).
 enum LiveSourceFeeder: Sendable {
@@ -110,41 +111,31 @@ final class IcecastListenerHandler: ChannelInboundHandler {
     }
 }
 
-/// Turns an Ogg or WebM (Opus, Vorbis) source into MP3 at 128 kbit/s with the `ffmpeg` binary:
-/// the source's bytes go to ffmpeg's standard input, its standard output goes to the mount as
-/// it comes. Writes to ffmpeg happen on a serial queue, never on the event loop.
-/// `@unchecked Sendable`: `closed` and the pipes' writing end are touched only on `queue`.
+/// Turns an Ogg or WebM (Opus, Vorbis) source into MP3 at 128 kbit/s with the `ffmpeg` binary
+/// (an AudioCore `ChildProcess`): the source's bytes go to ffmpeg's standard input, its standard
+/// output goes to the mount as it comes. Writes to ffmpeg happen on a serial queue, never on the
+/// event loop.
+/// `@unchecked Sendable`: `closed` is touched only on `queue`.
 final class LiveTranscoder: @unchecked Sendable {
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let child: ChildProcess
     private let queue = DispatchQueue(label: "quintet.radio.transcoder")
-    private let mount: LiveMount
-    private let source: any Channel
     private var closed = false   // on `queue`
 
     init(ffmpeg: String, mount: LiveMount, source: any Channel) throws {
-        self.mount = mount
-        self.source = source
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [ffmpeg, "-hide_banner", "-loglevel", "error", "-i", "pipe:0",
-                             "-vn", "-c:a", "libmp3lame", "-b:a", "128k", "-ar", "44100", "-f", "mp3",
-                             "-flush_packets", "1", "pipe:1"]
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let mount = self.mount
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
+        child = try ChildProcess(
+            executable: "/usr/bin/env",
+            arguments: [ffmpeg, "-hide_banner", "-loglevel", "error", "-i", "pipe:0",
+                        "-vn", "-c:a", "libmp3lame", "-b:a", "128k", "-ar", "44100", "-f", "mp3",
+                        "-flush_packets", "1", "pipe:1"],
+            input: .pipe)
+        child.streamOutput { data in
             if data.isEmpty {
-                handle.readabilityHandler = nil
                 mount.eventLoop.execute { mount.sourceGone(source) }
-                return
+            } else {
+                let bytes = ByteBuffer(bytes: data)
+                mount.eventLoop.execute { mount.append(bytes, from: source) }
             }
-            let bytes = ByteBuffer(bytes: data)
-            mount.eventLoop.execute { mount.append(bytes, from: source) }
         }
-        try process.run()
     }
 
     /// Sends source bytes to ffmpeg.
@@ -152,10 +143,10 @@ final class LiveTranscoder: @unchecked Sendable {
         queue.async {
             guard !self.closed else { return }
             do {
-                try bytes.withUnsafeReadableBytes { try self.input.fileHandleForWriting.write(contentsOf: Data($0)) }
+                try self.child.write(Data(bytes.readableBytesView))
             } catch {
                 self.closed = true
-                self.process.terminate()
+                self.child.terminate()
             }
         }
     }
@@ -165,7 +156,7 @@ final class LiveTranscoder: @unchecked Sendable {
         queue.async {
             guard !self.closed else { return }
             self.closed = true
-            try? self.input.fileHandleForWriting.close()
+            self.child.closeInput()
         }
     }
 }

@@ -190,43 +190,16 @@ public enum RadioRoutes {
                 throw APIError(.notFound, message: "episode \(id) is at \(audioPath(of: episode))")
             }
             let url = radio.fileURL(of: episode)
-            guard let facts = try await Blocking.run({ FileFacts(path: url.path) }) else {
-                throw APIError(.notFound, code: "file_missing", message: "the file of episode \(id) is missing from the data folder")
+            return try await FileAnswer(
+                path: url.path, contentType: episode.contentType,
+                cacheControl: episode.state == .published ? "public, max-age=3600" : "private, no-cache",
+                missing: APIError(.notFound, code: "file_missing", message: "the file of episode \(id) is missing from the data folder"),
+                described: "episode \(id)"
+            ).response(to: request, context: context) { range in
+                if RadioRoutes.countsAsListen(range) {
+                    try await blocking { try radio.countListen(episodeID: id) }
+                }
             }
-            let size = Int64(facts.size)
-            let modified = Date(timeIntervalSince1970: Double(facts.modified))
-            let etag = "\"\(String(size, radix: 16))-\(String(facts.modified, radix: 16))\""
-            var headers: HTTPFields = [
-                .contentType: episode.contentType, .acceptRanges: "bytes", .eTag: etag,
-                .lastModified: UTCDate.http(modified),
-                .cacheControl: episode.state == .published ? "public, max-age=3600" : "private, no-cache",
-            ]
-            // If-Range with another validator: the file changed, send it whole (RFC 9110 §13.1.5).
-            let rangeHeader = request.headers[.range]
-            var range: ClosedRange<Int64>?
-            switch ByteRangeAnswer(header: rangeHeader, ifRange: request.headers[.ifRange], etag: etag,
-                                   lastModified: UTCDate.http(modified), length: size) {
-            case .whole: break
-            case .partial(let r): range = r
-            case .unsatisfiable:
-                var error = APIError(.rangeNotSatisfiable, code: "range_not_satisfiable",
-                                     message: "episode \(id) has \(size) bytes; the range \(rangeHeader ?? "") lies outside")
-                error.headers = [.contentRange: "bytes */\(size)"]
-                throw error
-            }
-            let length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? size
-            headers[.contentLength] = String(length)
-            if let range { headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)" }
-            let status: HTTPResponse.Status = range == nil ? .ok : .partialContent
-            if request.method == .head || length == 0 {
-                return Response(status: status, headers: headers, body: ResponseBody())
-            }
-            if RadioRoutes.countsAsListen(range) {
-                try await blocking { try radio.countListen(episodeID: id) }
-            }
-            let span = range.map { Int($0.lowerBound)...Int($0.upperBound) } ?? 0...Int(size - 1)
-            let body = try await FileIO().loadFile(path: url.path, range: span, context: context)
-            return Response(status: status, headers: headers, body: body)
         }
 
         func cover(_ request: Request, _ context: QuintetRequestContext) async throws -> Response {
