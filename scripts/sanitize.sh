@@ -16,7 +16,8 @@
 # summary of the reports found, by kind and place (the SUMMARY lines the sanitizers write).
 # Exit status 0 means both runs passed with no report; docs/sanitize.md records a run.
 #
-# ThreadSanitizer reads scripts/tsan-suppressions.txt, which may only name the toolchain's own
+# LeakSanitizer (on with AddressSanitizer) reads scripts/lsan-suppressions.txt, with the same kind
+# of rules. ThreadSanitizer reads scripts/tsan-suppressions.txt, which may only name the toolchain's own
 # Foundation and Dispatch (uninstrumented libraries: see the comments in that file).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +44,7 @@ for kind in $sanitizers; do
     # LeakSanitizer stays on (a leak is a finding too).
     TSAN_OPTIONS="suppressions=$suppressions second_deadlock_stack=1 history_size=4 ${TSAN_OPTIONS:-}" \
     ASAN_OPTIONS="detect_stack_use_after_return=0 ${ASAN_OPTIONS:-}" \
+    LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-suppressions.txt print_suppressions=1 ${LSAN_OPTIONS:-}" \
         swift test -c debug --sanitize="$kind" "${defines[@]}" --no-parallel --scratch-path "$scratch" --filter "$filter" >"$log" 2>&1
     code=$?
     seconds=$(( $(date +%s) - started ))
