@@ -36,6 +36,14 @@ let dependencies: [Package.Dependency] = [
     // SwiftNIO (already in the graph through Hummingbird): the radio's own handlers on the
     // shared port, for Icecast sources (a body with no length) and long-lived listeners.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+    // HTTPS on the server's port (`serve --tls-cert/--tls-key`): BoringSSL through SwiftNIO, the
+    // TLS that Hummingbird and postgres-nio already use (in the graph through postgres-nio).
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    // `serve --tls-self-signed`: a private CA and server certificates made in the data folder,
+    // and the checks of a given certificate and key (expiry, key matching); DER through
+    // swift-asn1, which it brings.
+    .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+    .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     // Structured logging shared by the server and the CLI (Hummingbird uses it too).
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     // PostgreSQL client on SwiftNIO: the Crowd's PostGIS backend (module CrowdPostgres) for
@@ -144,10 +152,16 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // SIGHUP re-reads the TLS certificate (TLS/TLSReloadService.swift).
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 // NIOThreadPool: the one pool for blocking work (App/Blocking.swift).
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // TLS/*: HTTPS, the private CA.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: swiftSettings
         ),

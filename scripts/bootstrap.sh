@@ -35,6 +35,7 @@ missing=()
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)   # e2e/test_tls.py makes certificates
 if [ ${#missing[@]} -gt 0 ]; then
     apt_install "${missing[@]}"
 fi

@@ -12,7 +12,11 @@ struct Serve: AsyncParsableCommand {
         Every option can also be set by an environment variable: QUINTET_HOST, QUINTET_PORT,
         QUINTET_DATA, QUINTET_WEB, QUINTET_LOG_LEVEL, QUINTET_LIBRARY,
         QUINTET_PUBLIC_URL, QUINTET_MAX_UPLOAD_MB, QUINTET_RADIO_BATCH_MS, QUINTET_CROWD_MIN_GROUP,
-        QUINTET_CROWD_EXPIRY, QUINTET_CROWD_RATE_LIMIT, QUINTET_CROWD_DATABASE. Flags win over the environment.
+        QUINTET_CROWD_EXPIRY, QUINTET_CROWD_RATE_LIMIT, QUINTET_CROWD_DATABASE, QUINTET_TLS_CERT,
+        QUINTET_TLS_KEY, QUINTET_TLS_SELF_SIGNED (1), QUINTET_HTTP_PORT. Flags win over the environment.
+        HTTPS (needed by phones for the motion sensor, the position and the microphone):
+        --tls-cert/--tls-key with a certificate you have, or --tls-self-signed for a private CA
+        made in the data folder, which a phone trusts once from the page /tls/ (docs/phone.md).
         On a first start the user `admin` is created with the password in QUINTET_ADMIN_PASSWORD,
         or a random one printed once. Without --library the demo library is written into the
         data folder and served.
@@ -65,6 +69,45 @@ struct Serve: AsyncParsableCommand {
             help: ArgumentHelp("Crowd: a postgres:// URL for the PostGIS backend (default: crowd.sqlite in the data folder; env QUINTET_CROWD_DATABASE).", valueName: "url"))
     var crowdDatabase: String?
 
+    @Option(name: .customLong("tls-cert"),
+            help: ArgumentHelp("HTTPS: the PEM certificate, its chain may follow (env QUINTET_TLS_CERT); needs --tls-key.", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"),
+            help: ArgumentHelp("HTTPS: the PEM private key of --tls-cert (env QUINTET_TLS_KEY).", valueName: "file"))
+    var tlsKey: String?
+
+    @Flag(name: .customLong("tls-self-signed"),
+          help: "HTTPS with a private CA made in the data folder on first start; phones trust it from /tls/ (env QUINTET_TLS_SELF_SIGNED=1).")
+    var tlsSelfSigned = false
+
+    @Option(name: .customLong("http-port"),
+            help: ArgumentHelp("With HTTPS: also plain HTTP on this port, redirecting pages to HTTPS and serving /tls/ and Icecast as they are (env QUINTET_HTTP_PORT).", valueName: "port"))
+    var httpPort: Int?
+
+    /// The TLS source the flags and environment name, nil for plain HTTP.
+    func resolvedTLS() throws -> TLSSource? {
+        let certificate = tlsCert ?? Environment.value("QUINTET_TLS_CERT")
+        let key = tlsKey ?? Environment.value("QUINTET_TLS_KEY")
+        let selfSigned = tlsSelfSigned || ["1", "true", "yes"].contains(Environment.value("QUINTET_TLS_SELF_SIGNED")?.lowercased() ?? "")
+        switch (certificate, key, selfSigned) {
+        case (nil, nil, false): return nil
+        case (nil, nil, true): return .selfSigned
+        case (let c?, let k?, false):
+            return .files(certificate: URL(fileURLWithPath: c).standardizedFileURL, key: URL(fileURLWithPath: k).standardizedFileURL)
+        case (_, _, true): throw ValidationError("--tls-self-signed makes its own certificate: leave out --tls-cert and --tls-key")
+        case (nil, _, _): throw ValidationError("--tls-key needs --tls-cert (the certificate it belongs to)")
+        case (_, nil, _): throw ValidationError("--tls-cert needs --tls-key (the certificate's private key)")
+        }
+    }
+
+    func resolvedHTTPPort() throws -> Int? {
+        if let httpPort { return httpPort }
+        guard let text = Environment.value("QUINTET_HTTP_PORT") else { return nil }
+        guard let value = Int(text) else { throw ValidationError("QUINTET_HTTP_PORT must be a number, not '\(text)'") }
+        return value
+    }
+
     func resolvedCrowdMinGroup() throws -> Int { try Self.integer(crowdMinGroup, env: "QUINTET_CROWD_MIN_GROUP", default: 3) }
 
     func resolvedCrowdExpiry() throws -> TimeInterval {
@@ -92,11 +135,30 @@ struct Serve: AsyncParsableCommand {
         return value
     }
 
+    /// An address as it goes in a URL (IPv6 in brackets).
+    static func display(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    /// The address a phone should open: the one listened on, or for a wildcard the first
+    /// interface address that is not loopback.
+    static func addressToOpen(_ host: String) -> String {
+        guard host == "0.0.0.0" || host == "::" else { return host }
+        return LocalCertificateAuthority.wantedNames().ip.first { $0 != "127.0.0.1" && $0 != "::1" && !$0.contains(":") } ?? "localhost"
+    }
+
     func resolvedPort() throws -> Int { try Self.integer(port, env: "QUINTET_PORT", default: 8080) }
 
     func validate() throws {
         let port = try resolvedPort()
         guard (0...65_535).contains(port) else { throw ValidationError("port must be between 0 and 65535, not \(port)") }
+        if let plain = try resolvedHTTPPort() {
+            guard (0...65_535).contains(plain) else { throw ValidationError("--http-port must be between 0 and 65535, not \(plain)") }
+            guard try resolvedTLS() != nil else {
+                throw ValidationError("--http-port is the plain side of HTTPS: add --tls-self-signed or --tls-cert/--tls-key (without HTTPS, --port is plain HTTP already)")
+            }
+            guard plain != port || port == 0 else { throw ValidationError("--http-port must differ from --port (\(port))") }
+        } else {
+            _ = try resolvedTLS()
+        }
         let batch = try resolvedRadioBatch()
         guard (20...2000).contains(batch) else { throw ValidationError("--radio-batch-ms must be between 20 and 2000, not \(batch)") }
         let upload = try resolvedMaxUpload()
@@ -146,6 +208,8 @@ struct Serve: AsyncParsableCommand {
         config.crowdExpiry = try resolvedCrowdExpiry()
         config.crowdRateLimit = try resolvedCrowdRateLimit()
         config.crowdDatabaseURL = resolvedCrowdDatabase
+        config.tls = try resolvedTLS()
+        config.httpPort = try resolvedHTTPPort()
         if let folder = config.libraryDirectory {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -159,11 +223,29 @@ struct Serve: AsyncParsableCommand {
         } catch {
             throw ValidationError("the crowd store could not be opened: \(error)")
         }
-        let app = try QuintetApplication.make(configuration: config, crowd: crowd, onAdminCreated: { password in
-            print("Created the user admin with the password \(password) (shown once; change it with `quintet users passwd admin`)")
-        }) { host, port in
-            // Written unbuffered so scripts waiting for this line see it at once.
-            FileHandle.standardOutput.write(Data("Quintet \(QuintetVersion.current) listening on http://\(host):\(port)/ (data: \(dataPath))\n".utf8))
+        let scheme = config.tls == nil ? "http" : "https"
+        let tls = config.tls
+        let plainPort = config.httpPort
+        let dataDirectory = config.dataDirectory
+        let app: any ApplicationProtocol
+        do {
+            app = try QuintetApplication.make(configuration: config, crowd: crowd, onAdminCreated: { password in
+                print("Created the user admin with the password \(password) (shown once; change it with `quintet users passwd admin`)")
+            }) { host, port in
+                // Written unbuffered so scripts waiting for these lines see them at once.
+                var lines = "Quintet \(QuintetVersion.current) listening on \(scheme)://\(Self.display(host)):\(port)/ (data: \(dataPath))\n"
+                if tls != nil {
+                    let open = Self.addressToOpen(host)
+                    lines += "Open https://\(Self.display(open)):\(port)/ on a phone on the same network.\n"
+                    if tls == .selfSigned, let fingerprint = try? LocalCertificateAuthority(dataDirectory: dataDirectory).caFingerprint() {
+                        let page = plainPort.map { "http://\(Self.display(open)):\($0)/tls/" } ?? "https://\(Self.display(open)):\(port)/tls/"
+                        lines += "Private CA SHA-256 fingerprint \(fingerprint); a phone trusts it from \(page)\n"
+                    }
+                }
+                FileHandle.standardOutput.write(Data(lines.utf8))
+            }
+        } catch let error as TLSSetupError {
+            throw ValidationError(error.description)
         }
         try await QuintetApplication.runUntilSignalled(app, logger: Logger(label: "quintet"))
     }

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import LibraryCore
+import NIOConcurrencyHelpers
 import Logging
 import QuintetStore
 import Radio
@@ -113,20 +114,56 @@ public enum QuintetApplication {
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
                                 publicURL: configuration.publicURL, crowd: crowdRoutes)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
+        var services: [any Service] = [
+            DatabaseService(database: database, logger: logger,
+                            dependents: [library, RadioPeaksService(radio: RadioStore(database: database, decoder: AudioFileDecoder()),
+                                                                    episodes: recovered, logger: logger)]),
+            CrowdLifecycleService(backend: crowd, logger: logger),
+        ]
+        let secure = try configuration.tls.map { try prepareTLS($0, configuration: configuration) }
+        let httpsPort = NIOLockedValueBox(configuration.port)
+        if let secure {
+            let pages = TLSPages(tls: secure.tls, authority: secure.authority, webDirectory: configuration.webDirectory,
+                                 httpsPort: httpsPort)
+            pages.add(to: router)
+            services.append(TLSReloadService(tls: secure.tls, authority: secure.authority, logger: logger))
+            if let httpPort = configuration.httpPort {
+                let plain = Router()
+                plain.add(middleware: HTTPSRedirectMiddleware(httpsPort: httpsPort))
+                pages.add(to: plain)
+                services.append(Application(
+                    router: plain,
+                    server: makeServer(webSocketRouter: Router(context: BasicWebSocketRequestContext.self), radio: radio),
+                    configuration: .init(address: .hostname(configuration.host, port: httpPort), serverName: "Quintet"),
+                    logger: logger))
+            }
+        }
         return Application(
             router: router,
-            server: makeServer(webSocketRouter: makeWebSocketRouter(library: library, auth: auth), radio: radio),
+            server: makeServer(webSocketRouter: makeWebSocketRouter(library: library, auth: auth), radio: radio, tls: secure?.tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Quintet"),
-            services: [DatabaseService(database: database, logger: logger,
-                                       dependents: [library, RadioPeaksService(radio: RadioStore(database: database, decoder: AudioFileDecoder()),
-                                                                               episodes: recovered, logger: logger)]),
-                       CrowdLifecycleService(backend: crowd, logger: logger)],
+            services: services,
             onServerRunning: { channel in
                 let address = channel.localAddress
+                httpsPort.withLockedValue { $0 = address?.port ?? configuration.port }
                 await onServerRunning(address?.ipAddress ?? configuration.host, address?.port ?? configuration.port)
             },
             logger: logger
         )
+    }
+
+    /// The certificate the server presents: read from the files given, or (self-signed) made
+    /// in the data folder first. Throws ``TLSSetupError`` naming the file and the problem.
+    public static func prepareTLS(_ source: TLSSource, configuration: ServerConfiguration) throws
+        -> (tls: ServerTLS, authority: LocalCertificateAuthority?) {
+        switch source {
+        case .files(let certificate, let key):
+            return (try ServerTLS(certificateFile: certificate, keyFile: key), nil)
+        case .selfSigned:
+            let authority = LocalCertificateAuthority(dataDirectory: configuration.dataDirectory)
+            try authority.prepare()
+            return (try ServerTLS(certificateFile: authority.certificateFile, keyFile: authority.keyFile), authority)
+        }
     }
 }
 
@@ -154,15 +191,19 @@ extension QuintetApplication {
     /// The server channel: HTTP/1.1 with WebSocket upgrades (a message may be up to
     /// `RunnerLive.maxMessageBytes`), behind ``IcecastAwareChannel`` so that Icecast sources and
     /// listeners of `/live/…` mounts reach the radio's own handlers on the same port.
-    static func makeServer(webSocketRouter: Router<BasicWebSocketRequestContext>, radio: LiveRadio) -> HTTPServerBuilder {
+    /// With `tls`, the whole of it sits behind ``TLSChannel``.
+    static func makeServer(webSocketRouter: Router<BasicWebSocketRequestContext>, radio: LiveRadio,
+                           tls: ServerTLS? = nil) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
-            IcecastAwareChannel(
+            let channel = IcecastAwareChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: withPeerAddress(IcecastRouting.redirectingMountRequests(responder)),
                     webSocketResponder: webSocketResponder,
                     configuration: .init(ws: .init(maxFrameSize: RunnerLive.maxMessageBytes))),
                 radio: radio)
+            if let tls { return TLSChannel(inner: channel, tls: tls) }
+            return channel
         }
     }
 

@@ -37,6 +37,12 @@ public struct ServerConfiguration: Sendable {
     /// The Crowd's store: nil for `crowd.sqlite` in the data folder, or a `postgres://` URL
     /// for the PostGIS backend.
     public var crowdDatabaseURL: String?
+    /// HTTPS on the port: a certificate from files, or a private CA made in the data folder;
+    /// nil speaks plain HTTP (docs/phone.md).
+    public var tls: TLSSource?
+    /// With `tls`: a second port speaking plain HTTP that redirects pages to HTTPS and serves
+    /// the trust page (`/tls/`) and Icecast sources and listeners as they are.
+    public var httpPort: Int?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, webDirectory: URL,
                 logLevel: Logger.Level = .info, maxUploadBytes: Int = TempoRoutes.maxUploadBytes,
