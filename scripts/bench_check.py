@@ -45,6 +45,9 @@ def matches(result: dict, applies_to: dict) -> bool:
 
 
 def worse(value: float, bound: float, better: str) -> bool:
+    """Past the bound, at the bound's precision: thresholds are written to 4 decimals, so a ratio
+    of 46/60 = 0.76667 sits at an anchor written 0.7667, not below it."""
+    value = round(value, 4)
     return value > bound if better == "lower" else value < bound
 
 
