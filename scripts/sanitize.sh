@@ -50,11 +50,27 @@ for kind in $sanitizers; do
     seconds=$(( $(date +%s) - started ))
     echo "sanitize: $kind: exit $code after ${seconds} s"
     tail -n 5 "$log" | sed "s/^/sanitize: $kind: | /"
-    reports=$(grep -c '^SUMMARY: \(Thread\|Address\|Leak\)Sanitizer' "$log" || true)
+    if [ "$kind" = address ]; then
+        # Findings: memory errors, and direct leaks left after the suppressions. LeakSanitizer
+        # also prints "Indirect leak" blocks: memory reachable only from leaked blocks. When every
+        # direct leak is suppressed (a toolchain or process-lifetime root, listed under
+        # "Suppressions used"), the indirect ones hang off those roots and are counted apart.
+        errors=$(grep -c 'ERROR: AddressSanitizer' "$log" || true)
+        direct=$(grep -c '^ *Direct leak of' "$log" || true)
+        indirect=$(grep -c '^ *Indirect leak of' "$log" || true)
+        reports=$((errors + direct))
+        echo "sanitize: $kind: $errors memory error(s), $direct unsuppressed direct leak(s), $indirect indirect leak block(s) (reachable only from leaked blocks)"
+        grep -A8 '^Suppressions used' "$log" | sed "s/^/sanitize: $kind: | /" | head -12
+    else
+        reports=$(grep -c '^SUMMARY: ThreadSanitizer' "$log" || true)
+    fi
     echo "sanitize: $kind: $reports report(s)"
     if [ "$reports" -gt 0 ]; then
-        grep '^SUMMARY: \(Thread\|Address\|Leak\)Sanitizer' "$log" | sort | uniq -c | sort -rn | sed "s/^/sanitize: $kind: /"
+        grep '^ *SUMMARY: \(Thread\|Address\|Leak\)Sanitizer' "$log" | sort | uniq -c | sort -rn | sed "s/^/sanitize: $kind: /"
     fi
+    # swift test's exit status: LeakSanitizer makes an instrumented process exit 1 at the end
+    # even when its only leaks are indirect ones, so for ASan the tests' own verdict decides.
+    if [ "$kind" = address ] && [ "$code" -ne 0 ] && grep -q '^✔ Test run with .* passed' "$log"; then code=0; fi
     if [ "$code" -ne 0 ] || [ "$reports" -gt 0 ]; then status=1; fi
 done
 exit $status
