@@ -101,12 +101,7 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    func resolvedHTTPPort() throws -> Int? {
-        if let httpPort { return httpPort }
-        guard let text = Environment.value("QUINTET_HTTP_PORT") else { return nil }
-        guard let value = Int(text) else { throw ValidationError("QUINTET_HTTP_PORT must be a number, not '\(text)'") }
-        return value
-    }
+    func resolvedHTTPPort() throws -> Int? { try Self.integer(httpPort, env: "QUINTET_HTTP_PORT") }
 
     func resolvedCrowdMinGroup() throws -> Int { try Self.integer(crowdMinGroup, env: "QUINTET_CROWD_MIN_GROUP", default: 3) }
 
@@ -129,14 +124,17 @@ struct Serve: AsyncParsableCommand {
     /// The flag's value, else the environment variable's (which must be a whole number), else
     /// `fallback`: the order every numeric option of `serve` follows.
     static func integer(_ flag: Int?, env: String, default fallback: Int) throws -> Int {
+        try integer(flag, env: env) ?? fallback
+    }
+
+    /// The same, with nil when neither the flag nor the variable is given (an option that is off
+    /// by default, like `--http-port`).
+    static func integer(_ flag: Int?, env: String) throws -> Int? {
         if let flag { return flag }
-        guard let text = Environment.value(env) else { return fallback }
+        guard let text = Environment.value(env) else { return nil }
         guard let value = Int(text) else { throw ValidationError("\(env) must be a number, not '\(text)'") }
         return value
     }
-
-    /// An address as it goes in a URL (IPv6 in brackets).
-    static func display(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
     /// The address a phone should open: the one listened on, or for a wildcard the first
     /// interface address that is not loopback.
@@ -233,12 +231,12 @@ struct Serve: AsyncParsableCommand {
                 print("Created the user admin with the password \(password) (shown once; change it with `quintet users passwd admin`)")
             }) { host, port in
                 // Written unbuffered so scripts waiting for these lines see them at once.
-                var lines = "Quintet \(QuintetVersion.current) listening on \(scheme)://\(Self.display(host)):\(port)/ (data: \(dataPath))\n"
+                var lines = "Quintet \(QuintetVersion.current) listening on \(scheme)://\(HTTPSAddress.urlHost(host)):\(port)/ (data: \(dataPath))\n"
                 if tls != nil {
                     let open = Self.addressToOpen(host)
-                    lines += "Open https://\(Self.display(open)):\(port)/ on a phone on the same network.\n"
+                    lines += "Open https://\(HTTPSAddress.urlHost(open)):\(port)/ on a phone on the same network.\n"
                     if tls == .selfSigned, let fingerprint = try? LocalCertificateAuthority(dataDirectory: dataDirectory).caFingerprint() {
-                        let page = plainPort.map { "http://\(Self.display(open)):\($0)/tls/" } ?? "https://\(Self.display(open)):\(port)/tls/"
+                        let page = plainPort.map { "http://\(HTTPSAddress.urlHost(open)):\($0)/tls/" } ?? "https://\(HTTPSAddress.urlHost(open)):\(port)/tls/"
                         lines += "Private CA SHA-256 fingerprint \(fingerprint); a phone trusts it from \(page)\n"
                     }
                 }

@@ -48,8 +48,7 @@ struct TLSPages: Sendable {
     func page(_ request: Request) throws -> Response {
         let template = try String(contentsOf: webDirectory.appendingPathComponent("tls/trust.html"), encoding: .utf8)
         let host = request.head.authority.map(Self.hostPart) ?? "localhost"
-        let port = httpsPort.withLockedValue { $0 }
-        let address = "https://\(Self.bracketed(host))\(port == 443 ? "" : ":\(port)")/"
+        let address = HTTPSAddress.base(host: host, port: httpsPort.withLockedValue { $0 }) + "/"
         let fingerprint: String
         let mode: String
         if let authority {
@@ -81,7 +80,6 @@ struct TLSPages: Sendable {
         return allowed && !host.isEmpty && host.count <= 253 ? host : "localhost"
     }
 
-    static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
     static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
@@ -102,9 +100,19 @@ struct HTTPSRedirectMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         let host = request.head.authority.map(TLSPages.hostPart) ?? "localhost"
-        let port = httpsPort.withLockedValue { $0 }
-        let location = "https://\(TLSPages.bracketed(host))\(port == 443 ? "" : ":\(port)")\(request.uri.string)"
+        let location = HTTPSAddress.base(host: host, port: httpsPort.withLockedValue { $0 }) + request.uri.string
         let status: HTTPResponse.Status = request.method == .get || request.method == .head ? .movedPermanently : .permanentRedirect
         return Response(status: status, headers: [.location: location, .cacheControl: "no-cache"])
+    }
+}
+
+/// How a host and port are written in an HTTPS URL: IPv6 addresses in brackets, no `:443`.
+public enum HTTPSAddress {
+    /// `host` as it goes in a URL (`[::1]` for an IPv6 address).
+    public static func urlHost(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    /// `https://host[:port]`, without a trailing slash.
+    public static func base(host: String, port: Int) -> String {
+        "https://\(urlHost(host))\(port == 443 ? "" : ":\(port)")"
     }
 }
