@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz fuzz-api clean
+.PHONY: run build test e2e screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz fuzz-api clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -31,6 +31,11 @@ test: bootstrap
 # Only the e2e suite (real server, real Chromium), against an existing debug build.
 e2e: bootstrap
 	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
+
+# docs/phone.md's pictures: each app on a 390×844 phone viewport, against the debug build
+# (docs/images/phone-*.png; by hand when pages change, never part of `make test`).
+screenshots: bootstrap
+	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python scripts/phone-screenshots.py
 
 # The server, crowd, radio and library Swift tests under ThreadSanitizer, then AddressSanitizer
 # (scratch folders .build-tsan and .build-asan; never part of `make test`). SANITIZERS=thread or
