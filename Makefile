@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz fuzz-api clean
+.PHONY: run build test e2e web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz fuzz-api clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -14,7 +14,7 @@ PYTEST = e2e/.venv/bin/python -m pytest e2e -q
 RELEASE_BUILD = swift build -c release --product quintet --static-swift-stdlib
 
 # Build in release and start the server (Ctrl-C stops it cleanly).
-run:
+run: web-assets
 	$(RELEASE_BUILD)
 	.build/release/quintet serve
 
@@ -24,17 +24,17 @@ build:
 
 # Everything CI checks: system packages and venv, the Swift tests, then the e2e suite
 # against the binary that `swift test` just built (one compile, not two).
-test: bootstrap
+test: bootstrap web-assets
 	swift test
 	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
 
 # Only the e2e suite (real server, real Chromium), against an existing debug build.
-e2e: bootstrap
+e2e: bootstrap web-assets
 	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
 
 # docs/phone.md's pictures: each app on a 390×844 phone viewport, against the debug build
 # (docs/images/phone-*.png; by hand when pages change, never part of `make test`).
-screenshots: bootstrap
+screenshots: bootstrap web-assets
 	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python scripts/phone-screenshots.py
 
 # The server, crowd, radio and library Swift tests under ThreadSanitizer, then AddressSanitizer
@@ -42,6 +42,11 @@ screenshots: bootstrap
 # address for one; SANITIZE_FILTER for other tests. A recorded run: docs/sanitize.md.
 sanitize: bootstrap
 	bash scripts/sanitize.sh
+
+# The generated files of Web/ (gitignored): the apps' PNG icons, drawn from Web/icons/src/*.svg,
+# and Web/precache.json, the files the service worker keeps offline. Only what is out of date.
+web-assets:
+	bash scripts/web-assets.sh
 
 # Install missing system packages (ffmpeg, chromium, chromedriver) and the e2e venv.
 bootstrap:

@@ -64,6 +64,14 @@ def pytest_configure(config):
         "markers", "bug(text): a known bug of Quintet the test exposes; the test fails until it is fixed")
 
 
+def pytest_sessionstart(session):
+    """Builds Web/'s generated files (the apps' PNG icons, the service worker's precache.json)
+    that are out of date, as `make e2e` does, so pytest started directly serves them too."""
+    result = subprocess.run(["bash", str(REPO / "scripts" / "web-assets.sh")], capture_output=True, text=True)
+    if result.returncode != 0:
+        pytest.exit(f"scripts/web-assets.sh failed:\n{result.stdout}{result.stderr}", returncode=2)
+
+
 @dataclass
 class Server:
     """A running `quintet serve`: where it listens, where it keeps data and logs."""

@@ -24,8 +24,9 @@ def wait(driver, condition, message, timeout=WAIT):
 
 
 def page_scripts() -> list[Path]:
-    """The pages' own scripts: every .js under Web/ except Web/common/."""
-    return [p for p in sorted(WEB.rglob("*.js")) if WEB / "common" not in p.parents]
+    """The pages' own scripts: every .js under Web/ except Web/common/ and the service worker
+    (Web/sw.js runs in no page: it answers the pages' requests with fetch() and the cache)."""
+    return [p for p in sorted(WEB.rglob("*.js")) if WEB / "common" not in p.parents and p != WEB / "sw.js"]
 
 
 def run_module(driver, body: str):

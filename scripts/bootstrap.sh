@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs beyond the Swift toolchain, and only what is missing:
-#   - ffmpeg, chromium and chromium-driver from Debian (apt-get), when their commands are absent;
+#   - ffmpeg, chromium and chromium-driver from Debian (apt-get), when their commands are absent
+#     (Debian's ffmpeg has the librsvg decoder that scripts/web-assets.sh draws the app icons with);
 #   - PostgreSQL with PostGIS, installed, set up and started by scripts/postgres-test.sh
 #     (a test cluster on 127.0.0.1:55432; the Crowd tests of both suites use it);
 #   - a Python venv at e2e/.venv with the pinned packages of e2e/requirements.txt, rebuilt

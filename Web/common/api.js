@@ -13,6 +13,11 @@ export class APIError extends Error {
   }
 }
 
+/** Whether the server answers: api() sends "unreachable" when a request cannot connect (or
+ *  times out through its signal) and "reachable" when an answer arrives (common/pwa.js shows
+ *  and hides its banner on them). */
+export const serverReachability = new EventTarget();
+
 /** Bodies sent as they are rather than as JSON: files, blobs and bytes. */
 function isRaw(body) {
   return body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body);
@@ -43,8 +48,10 @@ export async function api(path, { method = "GET", body, signal, headers = {} } =
     response = await fetch(path, init);
   } catch (err) {
     if (err && err.name === "AbortError") throw err;
+    serverReachability.dispatchEvent(new Event("unreachable"));
     throw new APIError(0, "network", (err && err.message) || "network error");
   }
+  serverReachability.dispatchEvent(new Event("reachable"));
   const text = await response.text();
   let data = null;
   if (text) {

@@ -2,6 +2,7 @@
 import { api } from "./api.js";
 import { addAnnouncer } from "./dom.js";
 import { applyTranslations, currentLanguage, setLanguage, t } from "./i18n.js";
+import "./pwa.js";
 
 /** Puts the shared header (brand, language picker) and footer (server status) around <main>,
  *  and the hidden status line that announce() speaks through. */
@@ -39,7 +40,9 @@ async function showStatus() {
   if (!line) return;
   if (!lastHealth) {
     line.textContent = t("status.checking");
-    try { lastHealth = await api("/healthz"); } catch (_) { lastHealth = { status: "down" }; }
+    // A server out of reach may not even refuse (a phone away from its Wi-Fi): give up after 8 s.
+    const signal = AbortSignal.timeout ? AbortSignal.timeout(8000) : undefined;
+    try { lastHealth = await api("/healthz", { signal }); } catch (_) { lastHealth = { status: "down" }; }
   }
   const ok = lastHealth.status === "ok";
   line.textContent = ok ? t("status.ok", { version: lastHealth.version }) : t("status.down");

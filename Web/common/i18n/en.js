@@ -273,5 +273,8 @@ export default {
   "status.checking": "Checking the server…",
   "status.ok": "Server running, version {version}",
   "status.down": "The server does not answer.",
+  "offline.heading": "The Quintet server cannot be reached.",
+  "offline.body": "Music, live radio, the crowd map and signing in work again once it answers; what is already on screen stays. Is this device on the same network as the server?",
+  "offline.retry": "Try again",
   "footer.api": "API and metrics: /healthz, /metrics, /api/version"
 };

@@ -273,5 +273,8 @@ export default {
   "status.checking": "Controllo del server…",
   "status.ok": "Server attivo, versione {version}",
   "status.down": "Il server non risponde.",
+  "offline.heading": "Il server Quintet non è raggiungibile.",
+  "offline.body": "Musica, radio in diretta, mappa della folla e accesso tornano quando risponde; ciò che è già sullo schermo resta. Il dispositivo è sulla stessa rete del server?",
+  "offline.retry": "Riprova",
   "footer.api": "API e metriche: /healthz, /metrics, /api/version"
 };
