@@ -1,12 +1,16 @@
 """The runner's library API against a real `quintet serve` and its demo library: a BPM set by
 hand (`PUT /api/library/songs/{id}/bpm`) shows in the song, in Subsonic's `getSong` and in the
 matcher's pick; hostile bodies change nothing; the never-while-running list round-trips and the
-matcher honours it. Every change is undone at the end (the server is shared by the session)."""
+matcher and the live socket honour it. Every change is undone at the end (the server is shared by the session)."""
 
 from __future__ import annotations
 
+import base64
+import json
+
 import pytest
 import requests
+import websocket
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +102,39 @@ def test_the_never_list_round_trips_and_the_matcher_honours_it(server, library):
         assert pick(server, 174)["song"]["id"] == thermal
     finally:
         requests.delete(never_url, auth=server.admin, timeout=10)
+
+
+def test_the_live_socket_reads_the_never_list_before_each_choice(server, library):
+    """With every song but two on the list, a run can only play those two; a song put on the list
+    during the run is not chosen next, and taken off it is."""
+    songs = requests.get(server.url("/api/runner/songs"), auth=server.admin, timeout=10).json()["songs"]
+    keep = [songs[0]["id"], songs[-1]["id"]]
+    listed = [s["id"] for s in songs if s["id"] not in keep]
+    name, password = server.admin
+    header = "Authorization: Basic " + base64.b64encode(f"{name}:{password}".encode()).decode()
+    ws = None
+    try:
+        for ident in listed:
+            assert requests.put(server.url(f"/api/runner/never/{ident}"), auth=server.admin, timeout=10).status_code == 204
+        ws = websocket.create_connection(server.url("/api/runner/live").replace("http://", "ws://"), header=[header], timeout=10)
+
+        def choose(kind: str) -> dict:
+            ws.send(json.dumps({"type": kind}))
+            while (message := json.loads(ws.recv()))["type"] != "song":
+                assert message["type"] == "state", message
+            return message
+
+        assert json.loads(ws.recv())["type"] == "ready"
+        first = choose("start")["song"]["id"]  # no cadence yet: a random one of the two
+        assert first in keep
+        other = keep[1] if first == keep[0] else keep[0]
+        assert requests.put(server.url(f"/api/runner/never/{other}"), auth=server.admin, timeout=10).status_code == 204
+        nothing = choose("next")
+        assert nothing["song"] is None and nothing["code"] == "all_played", nothing
+        assert requests.delete(server.url(f"/api/runner/never/{other}"), auth=server.admin, timeout=10).status_code == 204
+        assert choose("next")["song"]["id"] == other
+    finally:
+        if ws is not None:
+            ws.close()
+        for ident in listed + keep:
+            requests.delete(server.url(f"/api/runner/never/{ident}"), auth=server.admin, timeout=10)
