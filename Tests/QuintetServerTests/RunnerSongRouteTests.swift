@@ -53,6 +53,38 @@ struct RunnerSongRouteTests {
         }
     }
 
+    @Test("a database of before the override and the never list gains both, its songs' BPMs as they were")
+    func upgrade() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("quintet-upgrade-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let added: Set = ["library.v2-bpm-override", "library.v3-runner-never"]
+        var before = MigrationRegistry()
+        for migration in QuintetApplication.migrations().migrations where !added.contains(migration.identifier) {
+            before.register(system: migration.system, migration.name, migration.body)
+        }
+        let old = try QuintetDatabase.open(in: data, migrations: before)
+        try old.pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO library_artist (id, name, sort_name, key) VALUES (1, 'A', 'A', 'a');
+                INSERT INTO library_album (id, title, key, artist_id, created_at) VALUES (1, 'B', 'b', 1, 0);
+                INSERT INTO library_song (id, path, size, mtime, format, title, title_key, artist, album_id, compilation,
+                                          has_picture, codec, bpm, bpm_source, created_at)
+                    VALUES (1, 'a.mp3', 1, 0, 'mp3', 'S', 's', 'A', 1, 0, 0, 'mp3', 128, 'tag', 0);
+                """)
+        }
+        try old.close()
+        let database = try QuintetApplication.openDatabase(in: data)
+        defer { try? database.close() }
+        #expect(Set(try database.appliedMigrations()).isSuperset(of: added))
+        let catalog = Catalog(database: database)
+        let song = try catalog.song(id: 1)
+        #expect(song.bpm == 128 && song.bpmSource == "tag" && song.analysedBPM == 128)
+        #expect(try catalog.setBPMOverride(songID: 1, bpm: 150).bpmSource == "override")
+        let ada = try #require(try UserStore(database: database, cost: 4).create(name: "ada", password: "correct horse").id)
+        try catalog.setNeverWhileRunning(songID: 1, userID: ada, true)
+        #expect(try catalog.neverWhileRunning(userID: ada) == [1])
+    }
+
     @Test("an override is stored apart from the tag, survives a rescan and an analysis, and null returns to the tag")
     func override() async throws {
         let server = try await LibraryServer()
