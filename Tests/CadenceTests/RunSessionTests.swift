@@ -32,6 +32,22 @@ struct RunSessionTests {
         #expect(ids == ["low-a", "low-b"]) // 83 and 92 share the band [80, 100)
     }
 
+    @Test("excluded songs are never chosen, at random or by cadence; taken off, they are again")
+    func excluded() throws {
+        for seed in UInt64(0)..<10 { // the random start skips them too
+            var session = RunSession(songs: library, seed: seed)
+            session.excluded = ["low-a"]
+            #expect(session.start()?.pick.match?.id == "low-b")
+        }
+        var session = RunSession(songs: library, settings: .init(autoSwitch: false))
+        feed(&session, 170, from: 0, to: 5)
+        session.excluded = ["run", "run2"]
+        #expect(session.start()?.pick.match?.id == "low-a") // 83 heard at 166, the nearest left
+        session.excluded = []
+        #expect(session.next()?.pick.match?.id == "run")
+        #expect(session.history == ["low-a", "run"])
+    }
+
     @Test("start with a known cadence (readings fed while idle): the best match")
     func knownCadenceStart() throws {
         var session = RunSession(songs: library)
