@@ -1,0 +1,356 @@
+"""The runner page as a phone uses it, in a real Chromium against a real `quintet serve`:
+the motion sensor's own path (DeviceMotionEvents dispatched into the page at 60 Hz, walking
+then running), the iOS permission question answered "denied", the screen wake lock (held and
+released, or missing with a note), the lock screen's Media Session (metadata and buttons), a
+song that ends bringing the next, the run's time and its list of songs.
+
+The library is made here by ffmpeg: sine tones with a TBPM tag and a cover, long ones at
+walking and running tempos and two 3-second ones for the song-end test."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+import requests
+from selenium.webdriver.common.by import By
+
+from conftest import ARTIFACTS, open_page, severe_console_entries, start_server, stop_server, wait
+
+FFMPEG = shutil.which("ffmpeg") or "ffmpeg"
+
+# (file, title, artist, BPM, seconds)
+SONGS = [
+    ("stroll.mp3", "Stroll", "Walkers", 110, 40),
+    ("amble.mp3", "Amble", "Walkers", 112, 40),
+    ("stride.mp3", "Stride", "Runners", 170, 40),
+    ("tempo.mp3", "Tempo Run", "Runners", 168, 40),
+    ("half.mp3", "Half Time", "Runners", 85, 40),
+    ("short-a.mp3", "Short One", "Brief", 140, 3),
+    ("short-b.mp3", "Short Two", "Brief", 141, 3),
+]
+WALKING = {110, 112}          # songs that fit ~110 spm (one beat a step)
+RUNNING = {170, 168, 85}      # songs that fit ~170 spm (85 at double time)
+SHORT = {"Short One", "Short Two"}
+
+
+@pytest.fixture(scope="module")
+def phone_server(tmp_path_factory):
+    music = tmp_path_factory.mktemp("runner-phone-music")
+    cover = music / "cover.png"
+    subprocess.run([FFMPEG, "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=orange:s=64x64",
+                    "-frames:v", "1", str(cover)], check=True)
+    for index, (name, title, artist, bpm, seconds) in enumerate(SONGS):
+        subprocess.run([FFMPEG, "-nostdin", "-loglevel", "error", "-y",
+                        "-f", "lavfi", "-i", f"sine=frequency={330 + 20 * index}:duration={seconds}", "-i", str(cover),
+                        "-map", "0:a", "-map", "1:v", "-c:v", "png", "-disposition:v", "attached_pic",
+                        "-c:a", "libmp3lame", "-b:a", "64k", "-id3v2_version", "3",
+                        "-metadata", f"title={title}", "-metadata", f"artist={artist}", "-metadata", "album=Phone Run",
+                        "-metadata", f"TBPM={bpm}", str(music / name)], check=True)
+    cover.unlink()
+    running = start_server(tmp_path_factory.mktemp("runner-phone-data"), ARTIFACTS / "runner-phone-server.log",
+                           ("--library", str(music)))
+    try:
+        running.wait_for_library(timeout=60)
+        yield running
+    finally:
+        stop_server(running)
+
+
+class InitScripts:
+    """Scripts run in every new document before the page's own (CDP), removed at the end so
+    the session's other tests see a plain browser."""
+
+    def __init__(self, driver):
+        self.driver, self.ids = driver, []
+
+    def add(self, source: str) -> None:
+        answer = self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+        self.ids.append(answer["identifier"])
+
+    def remove(self) -> None:
+        for identifier in self.ids:
+            self.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": identifier})
+        self.ids = []
+
+
+@pytest.fixture
+def page(phone_server, browser):
+    """The runner page, signed in; init scripts added with `page.scripts.add` before `page.open()`."""
+    scripts = InitScripts(browser)
+
+    class Page:
+        driver = browser
+
+        @staticmethod
+        def open():
+            open_page(browser, phone_server.url("/runner/"))
+            wait(browser, lambda d: shown(d, "#run-signin") or shown(d, "#run-app"), "neither sign-in nor the run shown")
+            if shown(browser, "#run-signin"):
+                name, password = phone_server.admin
+                browser.find_element(By.CSS_SELECTOR, "#run-signin-name").send_keys(name)
+                browser.find_element(By.CSS_SELECTOR, "#run-signin-password").send_keys(password)
+                browser.find_element(By.CSS_SELECTOR, "#run-signin-submit").click()
+            wait(browser, lambda d: shown(d, "#run-app"), "the run did not appear after signing in")
+
+    Page.scripts = scripts
+    Page.server = phone_server
+    try:
+        yield Page
+    finally:
+        scripts.remove()
+        # Leave no run behind: stop it if one is on.
+        browser.execute_script("const b = document.querySelector('#run-stop'); if (b && !b.disabled) b.click();")
+
+
+def shown(driver, selector: str) -> bool:
+    found = driver.find_elements(By.CSS_SELECTOR, selector)
+    return bool(found) and found[0].is_displayed()
+
+
+def text(driver, selector: str) -> str:
+    return driver.find_element(By.CSS_SELECTOR, selector).text
+
+
+def spm(driver) -> float | None:
+    try:
+        return float(text(driver, "#run-spm"))
+    except ValueError:
+        return None
+
+
+def choose_source(driver, source: str, cadence: int | None = None) -> None:
+    driver.execute_script("""
+        const source = document.querySelector('#run-source'); source.value = arguments[0];
+        source.dispatchEvent(new Event('change'));
+        if (arguments[1] !== null) {
+          const slider = document.querySelector('#run-simulate-spm'); slider.value = String(arguments[1]);
+          slider.dispatchEvent(new Event('input'));
+        }""", source, cadence)
+
+
+def playing(driver) -> dict:
+    """The song the page plays: its id (as the page set it on the <audio>), title and BPM."""
+    return driver.execute_script("""
+        const audio = document.querySelector('#run-audio');
+        return { id: audio.dataset.songId || null, src: audio.getAttribute('src'), paused: audio.paused,
+                 time: audio.currentTime, title: document.querySelector('#run-song-title').textContent,
+                 tempo: document.querySelector('#run-song-tempo').textContent };""")
+
+
+def song_bpm(server, song_id) -> float:
+    answer = requests.get(server.url(f"/api/library/songs/{song_id}"), auth=server.admin, timeout=10)
+    answer.raise_for_status()
+    return answer.json()["bpm"]
+
+
+# A phone in a trouser pocket, 60 Hz, driven by a timer in the page: per step a heel-strike
+# impact on the vertical axis (left and right feet unlike), the body's bounce at the step rate,
+# the thigh's swing at the stride rate tilting the phone ±20°, gravity included, a little noise.
+# window.__gait.spm is the cadence; each DeviceMotionEvent is dispatched at its own time, so its
+# timeStamp (what the page sends) is the time the sample describes.
+GAIT = """
+const g = 9.80665;
+const gait = window.__gait = { spm: arguments[0], sent: 0, timer: 0, since: performance.now() };
+gait.rate = () => gait.sent / ((performance.now() - gait.since) / 1000);
+let seed = 7;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const noise = () => 0.02 * g * (random() + random() + random() - 1.5);
+let lastStep = performance.now() / 1000, nextStep = lastStep + 60 / gait.spm, left = true;
+let due = performance.now();
+const period = 1000 / 60;
+gait.timer = setInterval(() => {
+  const now = performance.now();
+  if (now < due) return;
+  due = now - due > period ? now + period : due + period;  // a stalled timer skips, never bunches
+  const t = now / 1000;
+  while (t >= nextStep) {
+    lastStep = nextStep; left = !left;
+    nextStep += (60 / gait.spm) * (1 + 0.02 * (random() * 2 - 1));
+  }
+  const step = 60 / gait.spm, tau = t - lastStep, running = gait.spm >= 140;
+  const impact = (running ? 1.6 : 0.55) * (left ? 1 : 0.8) * Math.exp(-0.5 * ((tau - 0.03) / 0.025) ** 2);
+  const bounce = (running ? 0.5 : 0.2) * Math.cos(2 * Math.PI * tau / step);
+  const strideRate = gait.spm / 120;
+  const swing = (running ? 0.25 : 0.12) * Math.sin(2 * Math.PI * strideRate * t);
+  const vertical = (1 + impact + bounce + swing) * g;
+  const forward = 0.15 * g * Math.sin(2 * Math.PI * tau / step);
+  const tilt = 0.35 * Math.sin(2 * Math.PI * strideRate * t + 0.5);     // the thigh's swing
+  const c = Math.cos(tilt), s = Math.sin(tilt);
+  // Body frame (forward, side, up) turned about the side axis into the phone's frame.
+  const withGravity = { x: c * forward - s * vertical + noise(), y: noise(), z: s * forward + c * vertical + noise() };
+  const acceleration = { x: withGravity.x + s * g, y: withGravity.y, z: withGravity.z - c * g };
+  window.dispatchEvent(new DeviceMotionEvent("devicemotion", {
+    acceleration, accelerationIncludingGravity: withGravity,
+    rotationRate: { alpha: 0, beta: 40 * Math.cos(2 * Math.PI * strideRate * t), gamma: 0 }, interval: 16.67 }));
+  gait.sent += 1;
+}, 4);
+"""
+
+
+def test_the_motion_sensor_path_follows_walking_then_running(page):
+    """DeviceMotionEvents into the page's own listener: the cadence shown follows 110 then
+    170 spm within 2, and the song changes from a walking song to a running one."""
+    page.open()
+    d = page.driver
+    choose_source(d, "motion")
+    d.execute_script(GAIT, 110)
+    d.find_element(By.CSS_SELECTOR, "#run-start").click()
+    wait(d, lambda d: abs((spm(d) or 0) - 110) <= 2, lambda: f"the cadence shown is not 110 ± 2: {text(d, '#run-spm')}")
+    assert text(d, "#run-state") == "walking"
+    first = wait(d, lambda d: playing(d)["id"], "no song while walking")
+    wait(d, lambda d: song_bpm(page.server, playing(d)["id"]) in WALKING,
+         lambda: f"the song for walking is not one at 110-112 BPM: {playing(d)}")
+    walking_song = playing(d)["id"]
+    rate = d.execute_script("return window.__gait.rate()")
+    # 60 Hz asked; a loaded machine delays the page's timer (a late tick is skipped, never bunched).
+    assert 30 <= rate <= 61, f"the events came at {rate:.1f} Hz, not about 60"
+
+    d.execute_script("window.__gait.spm = 170")
+    wait(d, lambda d: abs((spm(d) or 0) - 170) <= 2, lambda: f"the cadence shown is not 170 ± 2: {text(d, '#run-spm')}")
+    assert text(d, "#run-state") == "running"
+    wait(d, lambda d: playing(d)["id"] != walking_song and song_bpm(page.server, playing(d)["id"]) in RUNNING,
+         lambda: f"the song did not change to a running one: {playing(d)}", timeout=25)
+    tempo = playing(d)["tempo"]
+    assert "against your 1" in tempo, tempo  # chosen for the running cadence (…your 170 steps per minute)
+
+    # The run's songs: the walking one, then the running one, each with the cadence it was chosen at.
+    rows = d.find_elements(By.CSS_SELECTOR, "#run-played-list li")
+    assert len(rows) >= 2 and first in [r.get_attribute("data-song-id") for r in rows]
+    last = rows[-1].text
+    assert "BPM" in last and "chosen at 1" in last, last
+    d.execute_script("clearInterval(window.__gait.timer)")
+    assert severe_console_entries(d) == []
+
+
+def test_ios_permission_denied_is_explained_and_a_missing_wake_lock_noted(page):
+    """requestPermission answers "denied": asked within the click, the run does not start and
+    the page says what to do. Without navigator.wakeLock a run shows a note to keep the screen on."""
+    page.scripts.add("""
+        window.__asked = [];
+        DeviceMotionEvent.requestPermission = async () => {
+          window.__asked.push(navigator.userActivation ? navigator.userActivation.isActive : null);
+          return "denied";
+        };
+        delete Navigator.prototype.wakeLock;""")
+    page.open()
+    d = page.driver
+    assert d.execute_script("return 'wakeLock' in navigator") is False
+    choose_source(d, "motion")
+    d.find_element(By.CSS_SELECTOR, "#run-start").click()
+    wait(d, lambda d: shown(d, "#run-sensor-help"), "no explanation after the sensor was denied")
+    assert d.execute_script("return window.__asked") == [True]  # asked once, within the tap
+    help_text = text(d, "#run-sensor-help")
+    assert "Settings → Safari → Motion & Orientation Access" in help_text and "Allow" in help_text, help_text
+    assert "denied" in text(d, "#run-status")
+    assert d.find_element(By.CSS_SELECTOR, "#run-start").is_enabled()
+    assert not d.find_element(By.CSS_SELECTOR, "#run-stop").is_enabled()
+    assert not shown(d, "#run-wakelock")
+
+    # Simulated steps need no permission; the missing wake lock is noted while the run lasts.
+    choose_source(d, "simulate", 110)
+    d.find_element(By.CSS_SELECTOR, "#run-start").click()
+    wait(d, lambda d: shown(d, "#run-wakelock"), "no note about the screen")
+    assert not shown(d, "#run-sensor-help")
+    assert d.find_element(By.CSS_SELECTOR, "#run-wakelock").get_attribute("data-state") == "missing"
+    assert "keep the screen on yourself" in text(d, "#run-wakelock")
+    assert d.execute_script("return window.__asked.length") == 1  # simulated steps do not ask
+    d.find_element(By.CSS_SELECTOR, "#run-stop").click()
+    wait(d, lambda d: not shown(d, "#run-wakelock"), "the note stayed after the run")
+    assert severe_console_entries(d) == []
+
+
+def test_lock_screen_controls_wake_lock_and_elapsed_time(page):
+    """The Media Session shows the playing song (title, artist, album, cover) and its buttons
+    work: next changes the song, pause pauses the audio, play resumes. The screen wake lock is
+    held during the run and released at Stop. The run's time counts up."""
+    page.scripts.add("""
+        window.__handlers = {};
+        const set = MediaSession.prototype.setActionHandler;
+        MediaSession.prototype.setActionHandler = function (action, handler) {
+          window.__handlers[action] = handler;
+          return set.call(this, action, handler);
+        };
+        window.__locks = [];
+        const request = WakeLock.prototype.request;
+        WakeLock.prototype.request = async function (type) {
+          const sentinel = await request.call(this, type);
+          window.__locks.push(sentinel);
+          return sentinel;
+        };""")
+    d = page.driver
+    d.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "screen-wake-lock"}, "setting": "granted",
+                                                 "origin": page.server.base_url})
+    page.open()
+    assert set(d.execute_script("return Object.keys(window.__handlers)")) >= {"play", "pause", "nexttrack", "stop"}
+    choose_source(d, "simulate", 110)
+    d.find_element(By.CSS_SELECTOR, "#run-start").click()
+    first = wait(d, lambda d: (p := playing(d))["id"] and not p["paused"] and p["time"] > 0 and p,
+                 lambda: f"no song playing: {playing(d)}")
+
+    def metadata(d):
+        return d.execute_script("""
+            const m = navigator.mediaSession.metadata;
+            return m && { title: m.title, artist: m.artist, album: m.album, artwork: m.artwork.map((a) => [a.src, a.sizes]),
+                          state: navigator.mediaSession.playbackState };""")
+
+    shown_meta = wait(d, lambda d: (m := metadata(d)) and m["album"] and m, lambda: f"no lock-screen metadata: {metadata(d)}")
+    details = requests.get(page.server.url(f"/api/library/songs/{first['id']}"), auth=page.server.admin, timeout=10).json()
+    assert (shown_meta["title"], shown_meta["artist"], shown_meta["album"]) == (details["title"], details["artist"], "Phone Run")
+    assert shown_meta["title"] == first["title"] and shown_meta["state"] == "playing"
+    sizes = [size for _, size in shown_meta["artwork"]]
+    assert sizes == ["96x96", "256x256", "512x512"], shown_meta
+    cover = requests.get(shown_meta["artwork"][-1][0], auth=page.server.admin, timeout=30)
+    assert cover.status_code == 200 and cover.headers["Content-Type"].startswith("image/")
+    assert f"/api/library/songs/{first['id']}/cover" in shown_meta["artwork"][0][0]
+
+    # The screen is kept on.
+    assert d.find_element(By.CSS_SELECTOR, "#run-wakelock").get_attribute("data-state") == "held"
+    assert not shown(d, "#run-wakelock")
+    assert d.execute_script("return window.__locks.length === 1 && !window.__locks[0].released")
+
+    # The lock screen's buttons.
+    d.execute_script("window.__handlers.nexttrack({ action: 'nexttrack' })")
+    second = wait(d, lambda d: (p := playing(d))["id"] not in (None, first["id"]) and p, "nexttrack did not change the song")
+    wait(d, lambda d: metadata(d)["title"] == second["title"], lambda: f"the lock screen still shows {metadata(d)}")
+    wait(d, lambda d: not playing(d)["paused"], "the next song does not play")
+    d.execute_script("window.__handlers.pause({ action: 'pause' })")
+    wait(d, lambda d: playing(d)["paused"] and text(d, "#run-status") == "Paused.", "pause did not pause the audio")
+    assert metadata(d)["state"] == "paused"
+    d.execute_script("window.__handlers.play({ action: 'play' })")
+    wait(d, lambda d: not playing(d)["paused"] and text(d, "#run-status") == "Running.", "play did not resume")
+
+    # The run's time, m:ss, counting.
+    wait(d, lambda d: text(d, "#run-elapsed") not in ("0:00", "0:01"), "the run's time does not count")
+    assert text(d, "#run-elapsed").startswith("0:0")
+    played = d.find_elements(By.CSS_SELECTOR, "#run-played-list li")
+    assert [r.get_attribute("data-song-id") for r in played] == [first["id"], second["id"]]
+    assert "110 BPM" in played[0].text or "112 BPM" in played[0].text, played[0].text
+
+    d.execute_script("window.__handlers.stop({ action: 'stop' })")
+    wait(d, lambda d: text(d, "#run-status") == "Stopped.", "stop was not confirmed")
+    wait(d, lambda d: d.execute_script("return window.__locks[0].released"), "the wake lock was not released at Stop")
+    assert d.find_element(By.CSS_SELECTOR, "#run-wakelock").get_attribute("data-state") == "off"
+    assert metadata(d)["state"] == "none"
+    assert severe_console_entries(d) == []
+
+
+def test_a_song_that_ends_brings_the_next(page):
+    """A 3-second song plays to its end; the page asks for the next and plays it."""
+    page.open()
+    d = page.driver
+    d.execute_script("window.__ended = []; document.querySelector('#run-audio')"
+                     ".addEventListener('ended', (e) => window.__ended.push(e.target.dataset.songId))")
+    choose_source(d, "simulate", 141)
+    d.find_element(By.CSS_SELECTOR, "#run-start").click()
+    first = wait(d, lambda d: (p := playing(d))["id"] and p, "no song chosen")
+    assert first["title"] in SHORT, first
+    wait(d, lambda d: d.execute_script("return window.__ended.length") > 0, "the song did not end")
+    assert d.execute_script("return window.__ended[0]") == first["id"]
+    second = wait(d, lambda d: (p := playing(d))["id"] not in (None, first["id"]) and p, "no next song after the end")
+    assert second["title"] in SHORT - {first["title"]}, second
+    wait(d, lambda d: playing(d)["time"] > 0, "the next song does not play")
+    rows = d.find_elements(By.CSS_SELECTOR, "#run-played-list li")
+    assert [r.get_attribute("data-song-id") for r in rows][:2] == [first["id"], second["id"]]
+    assert severe_console_entries(d) == []
