@@ -27,7 +27,6 @@ export function songHooks(value) { hooks = { ...hooks, ...value }; }
 function remember(song) {
   const old = known.get(song.id) || {};
   const merged = { ...old, ...song };
-  if (merged.bpm_source === undefined && song.bpmSource !== undefined) merged.bpm_source = song.bpmSource;
   known.set(song.id, merged);
   return merged;
 }
@@ -43,7 +42,8 @@ export function newRun() {
 /** A song the live socket chose: `choice` is its "song" message. */
 export function songPlayed(choice, elapsedSeconds) {
   if (!choice.song) return;
-  remember({ id: choice.song.id, title: choice.song.title, artist: choice.song.artist, bpm: choice.song.bpm });
+  const { id, title, artist, bpm } = choice.song;
+  remember({ id, title, artist, bpm, ...(choice.song.bpm_source !== undefined ? { bpm_source: choice.song.bpm_source } : {}) });
   played.push({ id: choice.song.id, cadence: choice.cadence ?? null, at: elapsedSeconds });
   drawPlayed();
 }
@@ -101,7 +101,9 @@ function bpmEditor(song) {
   const input = el("input", { type: "number", min: "30", max: "300", step: "0.1", required: true,
     inputmode: "decimal", value: song.bpm ?? "", "aria-label": t("run.bpm.label", { title: song.title }) });
   const save = el("button", { type: "submit" }, t("run.bpm.save"));
-  const reset = el("button", { type: "button", class: "bpm-reset" }, t("run.bpm.reset"));
+  const reset = el("button", { type: "button", class: "bpm-reset" },
+    song.analysed_bpm ? t("run.bpm.resetTo", { bpm: number(song.analysed_bpm, Number.isInteger(song.analysed_bpm) ? 0 : 1) })
+      : t("run.bpm.reset"));
   reset.hidden = song.bpm_source !== "override";
   const message = el("span", { class: "bpm-message", role: "status" });
   const form = el("form", { class: "bpm-form" }, el("label", {}, el("span", {}, t("run.bpm.field")), input), save, reset, message);
@@ -128,7 +130,7 @@ async function putBPM(id, bpm, message) {
     message.textContent = t("run.songs.failed", { message: err.message });
     return;
   }
-  remember({ id, bpm: answer.bpm ?? null, bpm_source: answer.bpm_source ?? answer.bpmSource ?? null });
+  remember({ id, bpm: answer.bpm ?? null, bpm_source: answer.bpm_source ?? null, analysed_bpm: answer.analysed_bpm ?? null });
   redraw(id);
 }
 

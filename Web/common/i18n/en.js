@@ -280,6 +280,7 @@ export default {
   "run.bpm.label": "BPM of {title}",
   "run.bpm.save": "Save",
   "run.bpm.reset": "Back to the analysed BPM",
+  "run.bpm.resetTo": "Back to {bpm} (analysed)",
   "run.bpm.range": "A BPM is a number from 30 to 300.",
   "log.heading": "Cadence of a sensor log",
   "log.help": "Choose an accelerometer log (CSV or JSON Lines, e.g. the Sensor Logger app's Accelerometer.csv): Quintet shows your cadence second by second.",

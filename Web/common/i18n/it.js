@@ -280,6 +280,7 @@ export default {
   "run.bpm.label": "BPM di {title}",
   "run.bpm.save": "Salva",
   "run.bpm.reset": "Torna al BPM analizzato",
+  "run.bpm.resetTo": "Torna a {bpm} (analizzato)",
   "run.bpm.range": "Un BPM è un numero da 30 a 300.",
   "log.heading": "Cadenza di un registro dei sensori",
   "log.help": "Scegli un registro dell'accelerometro (CSV o JSON Lines, per esempio Accelerometer.csv dell'app Sensor Logger): Quintet mostra la tua cadenza secondo per secondo.",
