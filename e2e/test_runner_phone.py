@@ -354,3 +354,116 @@ def test_a_song_that_ends_brings_the_next(page):
     rows = d.find_elements(By.CSS_SELECTOR, "#run-played-list li")
     assert [r.get_attribute("data-song-id") for r in rows][:2] == [first["id"], second["id"]]
     assert severe_console_entries(d) == []
+
+
+def library_rows(d) -> list[dict]:
+    return d.execute_script("""
+        return [...document.querySelectorAll('#run-library-body tr')].map((tr) => ({
+          id: tr.dataset.songId, title: tr.querySelector('.song-title').textContent,
+          artist: tr.querySelector('.song-artist').textContent, bpm: tr.querySelector('.song-bpm').textContent }));""")
+
+
+def bpm_of(row: dict) -> float:
+    return float(row["bpm"].split(" ")[0])
+
+
+def row(d, title: str):
+    return d.find_element(By.XPATH, f"//tbody[@id='run-library-body']/tr[td[@class='song-title' and text()='{title}']]")
+
+
+def test_songs_for_running_sorted_with_bpm_by_hand_and_never_while_running(page):
+    """The songs for running, sorted by BPM, title, artist; a BPM set by hand and undone; a song
+    put on the never-while-running list is not chosen by a run, and one marked while it plays
+    is skipped at once; the undo takes it off. Every control is a 44 px target on a phone."""
+    server, d = page.server, page.driver
+    page.open()
+    d.find_element(By.CSS_SELECTOR, "#run-library summary").click()
+    wait(d, lambda d: len(library_rows(d)) == len(SONGS), lambda: f"the songs for running: {library_rows(d)}")
+    assert [bpm_of(r) for r in library_rows(d)] == sorted(bpm for *_, bpm, _ in SONGS)
+    assert text(d, "#run-library-status") == f"{len(SONGS)} songs"
+    header = lambda key: d.find_element(By.CSS_SELECTOR, f"#run-library-table th[data-sort='{key}']")
+    assert header("bpm").get_attribute("aria-sort") == "ascending"
+    header("title").find_element(By.TAG_NAME, "button").click()
+    titles = sorted(title for _, title, *_ in SONGS)
+    wait(d, lambda d: [r["title"] for r in library_rows(d)] == titles, lambda: f"not by title: {library_rows(d)}")
+    assert header("title").get_attribute("aria-sort") == "ascending" and header("bpm").get_attribute("aria-sort") == "none"
+    header("title").find_element(By.TAG_NAME, "button").click()
+    wait(d, lambda d: [r["title"] for r in library_rows(d)] == titles[::-1], lambda: f"not by title, descending: {library_rows(d)}")
+    assert header("title").get_attribute("aria-sort") == "descending"
+    header("artist").find_element(By.TAG_NAME, "button").click()
+    wait(d, lambda d: [r["artist"] for r in library_rows(d)] == sorted(artist for _, _, artist, *_ in SONGS),
+         lambda: f"not by artist: {library_rows(d)}")
+
+    # A BPM by hand: out of range is refused in the page, 171.5 is stored, the reset undoes it.
+    stroll = row(d, "Stroll")
+    song_id = stroll.get_attribute("data-song-id")
+    stroll.find_element(By.CSS_SELECTOR, "details.bpm-edit summary").click()
+    field = stroll.find_element(By.CSS_SELECTOR, "input[type=number]")
+    assert field.get_attribute("aria-label") == "BPM of Stroll"
+    field.clear()
+    field.send_keys("20")
+    stroll.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(d, lambda d: row(d, "Stroll").find_element(By.CSS_SELECTOR, ".bpm-message").text == "A BPM is a number from 30 to 300.",
+         "no message for a BPM out of range")
+    assert song_bpm(server, song_id) == 110
+    field.clear()
+    field.send_keys("171.5")
+    stroll.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait(d, lambda d: row(d, "Stroll").find_element(By.CSS_SELECTOR, ".song-bpm").text == "171.5 BPM (set by you)",
+         lambda: f"the BPM set by hand is not shown: {library_rows(d)}")
+    stored = requests.get(server.url(f"/api/library/songs/{song_id}"), auth=server.admin, timeout=10).json()
+    assert (stored["bpm"], stored["bpm_source"]) == (171.5, "override")
+    row(d, "Stroll").find_element(By.CSS_SELECTOR, "details.bpm-edit summary").click()
+    reset = row(d, "Stroll").find_element(By.CSS_SELECTOR, "button.bpm-reset")
+    assert reset.is_displayed() and "110" in reset.text, reset.text
+    reset.click()
+    wait(d, lambda d: row(d, "Stroll").find_element(By.CSS_SELECTOR, ".song-bpm").text == "110 BPM",
+         lambda: f"the reset did not bring back 110: {library_rows(d)}")
+    stored = requests.get(server.url(f"/api/library/songs/{song_id}"), auth=server.admin, timeout=10).json()
+    assert stored["bpm"] == 110 and stored["bpm_source"] != "override"
+
+    # Never while running: Stride (170 BPM, the exact fit for 170 spm) is kept out of a run.
+    never = lambda: [s["id"] for s in requests.get(server.url("/api/runner/never"), auth=server.admin, timeout=10).json()["songs"]]
+    stride = row(d, "Stride")
+    stride_id = int(stride.get_attribute("data-song-id"))
+    button = stride.find_element(By.CSS_SELECTOR, "button.never")
+    assert button.get_attribute("aria-label") == "Never play Stride while running"
+    button.click()
+    wait(d, lambda d: row(d, "Stride").find_element(By.CSS_SELECTOR, "button.never").get_attribute("aria-pressed") == "true",
+         "the never button did not turn into its undo")
+    assert never() == [stride_id]
+    assert row(d, "Stride").find_element(By.CSS_SELECTOR, "button.never").text == "Undo: play it again"
+
+    choose_source(d, "simulate", 170)
+    d.find_element(By.CSS_SELECTOR, "#run-start").click()
+    first = wait(d, lambda d: (p := playing(d))["id"] and p, "no song chosen")
+    assert first["title"] != "Stride" and song_bpm(server, first["id"]) in RUNNING - {170}, first
+    # Marked while it plays: skipped at once, and listed as never in this run's list.
+    played_row = d.find_element(By.CSS_SELECTOR, f"#run-played-list li[data-song-id='{first['id']}']")
+    assert "chosen at 1" in played_row.text
+    played_row.find_element(By.CSS_SELECTOR, "button.never").click()
+    second = wait(d, lambda d: (p := playing(d))["id"] not in (None, first["id"]) and p, "the song marked never kept playing")
+    assert second["title"] != "Stride"
+    assert sorted(never()) == sorted([stride_id, int(first["id"])])
+
+    # Every control of the run is a 44 px target on a phone.
+    d.set_window_size(390, 844)
+    try:
+        small = d.execute_script("""
+            const targets = document.querySelectorAll('#run-app button, #run-app select, #run-app input, #run-app summary');
+            return [...targets].filter((e) => e.offsetParent !== null).map((e) => {
+              // A checkbox's target is its label (a tap on the text ticks it).
+              const r = (e.type === 'checkbox' ? e.closest('label') : e).getBoundingClientRect();
+              return [e.id || e.className || e.textContent.trim(), Math.round(r.width), Math.round(r.height)];
+            }).filter(([, w, h]) => w < 44 || h < 44);""")
+    finally:
+        d.set_window_size(1280, 900)
+    assert small == [], small
+
+    # The undo in this run's list takes the song off the list again.
+    undo = d.find_element(By.CSS_SELECTOR, f"#run-played-list li[data-song-id='{first['id']}'] button.never")
+    assert undo.get_attribute("aria-pressed") == "true"
+    undo.click()
+    wait(d, lambda d: never() == [stride_id], lambda: f"the undo did not take the song off: {never()}")
+    requests.delete(server.url(f"/api/runner/never/{stride_id}"), auth=server.admin, timeout=10).raise_for_status()
+    assert severe_console_entries(d) == []

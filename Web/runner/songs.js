@@ -106,7 +106,7 @@ function bpmEditor(song) {
       : t("run.bpm.reset"));
   reset.hidden = song.bpm_source !== "override";
   const message = el("span", { class: "bpm-message", role: "status" });
-  const form = el("form", { class: "bpm-form" }, el("label", {}, el("span", {}, t("run.bpm.field")), input), save, reset, message);
+  const form = el("form", { class: "bpm-form", novalidate: true }, el("label", {}, el("span", {}, t("run.bpm.field")), input), save, reset, message);
   const details = el("details", { class: "bpm-edit" }, el("summary", {}, t("run.bpm.edit")), form);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -168,7 +168,7 @@ function drawSongs(ids = listed) {
       el("td", { class: "song-title" }, song.title),
       el("td", { class: "song-artist" }, song.artist),
       el("td", { class: "song-bpm" }, bpmText(song)),
-      el("td", { class: "song-actions" }, neverButton(song), bpmEditor(song)));
+      el("td", { class: "song-do" }, el("div", { class: "song-actions" }, neverButton(song), bpmEditor(song))));
   }));
 }
 
