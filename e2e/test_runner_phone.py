@@ -195,6 +195,7 @@ def test_the_motion_sensor_path_follows_walking_then_running(page):
     page.open()
     d = page.driver
     choose_source(d, "motion")
+    assert d.execute_script("return window.isSecureContext") and not shown(d, "#run-insecure")  # 127.0.0.1 is secure
     d.execute_script(GAIT, 110)
     d.find_element(By.CSS_SELECTOR, "#run-start").click()
     wait(d, lambda d: abs((spm(d) or 0) - 110) <= 2, lambda: f"the cadence shown is not 110 ± 2: {text(d, '#run-spm')}")

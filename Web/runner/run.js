@@ -19,6 +19,7 @@ const ui = {
   song: $("#run-song"), songTitle: $("#run-song-title"), songArtist: $("#run-song-artist"),
   songTempo: $("#run-song-tempo"), songReason: $("#run-song-reason"), audio: $("#run-audio"),
   elapsed: $("#run-elapsed"), sensorHelp: $("#run-sensor-help"), library: $("#run-library"),
+  insecure: $("#run-insecure"),
 };
 
 const SEND_EVERY_MS = 500;      // samples go out twice a second
@@ -112,8 +113,10 @@ ui.signin.addEventListener("submit", async (event) => {
 
 function showSource() {
   ui.simulateRow.hidden = ui.source.value !== "simulate";
+  // Browsers give motion events only to secure pages (HTTPS, or localhost).
+  ui.insecure.hidden = !(ui.source.value === "motion" && !window.isSecureContext);
 }
-ui.source.addEventListener("change", showSource);
+ui.source.addEventListener("change", () => { showSource(); ui.sensorHelp.hidden = true; });
 ui.simulateSPM.addEventListener("input", () => { ui.simulateValue.textContent = ui.simulateSPM.value; });
 
 /** Asks for the motion sensor where the browser wants it asked (iOS Safari 13+): must be
@@ -195,17 +198,18 @@ ui.start.addEventListener("click", async () => {
   // Both need the click itself: iOS's sensor question, and playback on phones.
   const allowed = motion ? motionPermission() : Promise.resolve(true);
   ui.audio.play().catch(() => {});
-  run = { state: "asking", buffer: [], started: false };
+  const current = run = { state: "asking", buffer: [], started: false };
   setButtons("connecting");
   ui.sensorHelp.hidden = true;
-  if (!(await allowed)) {
+  const granted = await allowed;
+  if (run !== current) return; // stopped while the question was open
+  if (!granted) {
     run = null;
     setButtons("none");
     say(t("run.sensorDenied"), "error");
     ui.sensorHelp.hidden = false;
     return;
   }
-  if (motion && !window.isSecureContext) say(t("run.insecure"), "error");
   run.state = "connecting";
   say(t("run.connecting"));
   try {

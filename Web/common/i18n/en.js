@@ -246,7 +246,7 @@ export default {
   "run.tapToPlay": "Tap play to hear the song.",
   "run.playFailed": "the song could not be played",
   "run.failed": "Something went wrong: {message}",
-  "run.insecure": "This page is not served over HTTPS: the browser may give it no motion sensor readings.",
+  "run.insecure": "This page is not served over HTTPS: phones give the motion sensor only to secure pages. Open it with https:// (docs/phone.md tells how), or choose simulated steps.",
   "run.sensorHelp.denied": "Quintet may not read this phone's motion sensor, so it cannot count your steps.",
   "run.sensorHelp.ios": "On an iPhone or iPad: reload this page, tap Start and choose Allow. If Safari no longer asks, close the tab and open the page again (older iOS: Settings → Safari → Motion & Orientation Access).",
   "run.sensorHelp.other": "On another phone: allow motion sensors for this site in the browser's site settings.",

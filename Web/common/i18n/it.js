@@ -246,7 +246,7 @@ export default {
   "run.tapToPlay": "Tocca play per ascoltare il brano.",
   "run.playFailed": "il brano non si può riprodurre",
   "run.failed": "Qualcosa è andato storto: {message}",
-  "run.insecure": "Questa pagina non è servita in HTTPS: il browser potrebbe non darle le letture del sensore di movimento.",
+  "run.insecure": "Questa pagina non è servita in HTTPS: i telefoni danno il sensore di movimento solo alle pagine sicure. Aprila con https:// (docs/phone.md spiega come), oppure scegli i passi simulati.",
   "run.sensorHelp.denied": "Quintet non può leggere il sensore di movimento di questo telefono, quindi non può contare i tuoi passi.",
   "run.sensorHelp.ios": "Su iPhone o iPad: ricarica la pagina, tocca Avvia e scegli Consenti. Se Safari non lo chiede più, chiudi la scheda e riapri la pagina (iOS meno recenti: Impostazioni → Safari → Accesso a movimento e orientamento).",
   "run.sensorHelp.other": "Su un altro telefono: consenti i sensori di movimento per questo sito nelle impostazioni del sito del browser.",
