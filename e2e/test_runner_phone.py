@@ -310,6 +310,17 @@ def test_lock_screen_controls_wake_lock_and_elapsed_time(page):
     assert d.find_element(By.CSS_SELECTOR, "#run-wakelock").get_attribute("data-state") == "held"
     assert not shown(d, "#run-wakelock")
     assert d.execute_script("return window.__locks.length === 1 && !window.__locks[0].released")
+    # Hidden (another tab in front), the browser drops the lock; shown again, the page takes a new one.
+    original = d.current_window_handle
+    d.switch_to.new_window("tab")
+    d.close()
+    d.switch_to.window(original)
+    d.execute_cdp_cmd("Page.bringToFront", {})
+    wait(d, lambda d: d.execute_script(
+        "return window.__locks.length === 2 && window.__locks[0].released && !window.__locks[1].released"),
+        lambda: "no new wake lock after the page was shown again: " + d.execute_script(
+            "return JSON.stringify([document.visibilityState, window.__locks.map((l) => l.released)])"))
+    assert d.find_element(By.CSS_SELECTOR, "#run-wakelock").get_attribute("data-state") == "held"
 
     # The lock screen's buttons.
     d.execute_script("window.__handlers.nexttrack({ action: 'nexttrack' })")
@@ -331,7 +342,7 @@ def test_lock_screen_controls_wake_lock_and_elapsed_time(page):
 
     d.execute_script("window.__handlers.stop({ action: 'stop' })")
     wait(d, lambda d: text(d, "#run-status") == "Stopped.", "stop was not confirmed")
-    wait(d, lambda d: d.execute_script("return window.__locks[0].released"), "the wake lock was not released at Stop")
+    wait(d, lambda d: d.execute_script("return window.__locks.every((l) => l.released)"), "the wake lock was not released at Stop")
     assert d.find_element(By.CSS_SELECTOR, "#run-wakelock").get_attribute("data-state") == "off"
     assert metadata(d)["state"] == "none"
     assert severe_console_entries(d) == []

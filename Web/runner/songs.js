@@ -4,7 +4,7 @@
 // and the BPM, set by hand or back to the analysed one (PUT /api/library/songs/{id}/bpm).
 import { api } from "/common/api.js";
 import { $, el } from "/common/dom.js";
-import { number } from "/common/format.js";
+import { number, plural } from "/common/format.js";
 import { t } from "/common/i18n.js";
 
 const ui = {
@@ -147,7 +147,7 @@ export async function loadSongs() {
     return;
   }
   const songs = answer.songs.map(remember);
-  ui.libraryStatus.textContent = songs.length === 0 ? t("run.songs.none") : t("run.songs.count", { count: number(songs.length) });
+  ui.libraryStatus.textContent = songs.length === 0 ? t("run.songs.none") : plural("run.songs.count", songs.length);
   drawSongs(songs.map((s) => s.id));
 }
 
