@@ -22,7 +22,7 @@ import AudioCore
 /// - **pause** clears the sensor buffer (as the original app did); readings fed while paused
 ///   are ignored; **resume** goes on with the same song. **stop** ends the session for good.
 ///
-/// No song is played twice in a session. Events that do not apply to the current state
+/// No song is played twice in a session, and none of `excluded` is chosen. Events that do not apply to the current state
 /// (a song end while paused, a start while running…) are ignored and return nil.
 public struct RunSession: Sendable {
     public enum State: String, Sendable, Equatable { case idle, running, paused, stopped }
@@ -65,6 +65,10 @@ public struct RunSession: Sendable {
     public var settings: Settings
     /// Ids played so far, in order.
     public private(set) var history: [String] = []
+    /// Ids never to choose, such as a runner's "never while running" list; may change between
+    /// events (a song put on the list during a run is not chosen next). Unlike `history`,
+    /// taking an id off makes the song a candidate again.
+    public var excluded: Set<String> = []
     /// The song playing (nil before the start or when nothing was left).
     public private(set) var current: SongMatch?
     /// The cadence the current song was chosen for (nil: chosen at random).
@@ -153,7 +157,7 @@ public struct RunSession: Sendable {
 
     private mutating func choose(_ cause: Cause, cadence: Double?) -> Choice {
         moveStart = nil
-        let played = Set(history)
+        let played = excluded.union(history)
         var choice: Choice
         if let cadence {
             choice = Choice(cause: cause, cadence: cadence,

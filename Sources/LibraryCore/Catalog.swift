@@ -37,7 +37,8 @@ public final class Catalog: Sendable {
             guard old != path else { return }
             if old != nil {
                 try db.execute(sql: """
-                    DELETE FROM library_playlist_entry; DELETE FROM library_star; DELETE FROM library_song_artist;
+                    DELETE FROM library_playlist_entry; DELETE FROM library_star; DELETE FROM library_runner_never;
+                    DELETE FROM library_song_artist;
                     DELETE FROM library_song_composer; DELETE FROM library_song_genre; DELETE FROM library_song;
                     DELETE FROM library_album; DELETE FROM library_artist; DELETE FROM library_genre;
                     DELETE FROM library_composer;
@@ -84,10 +85,17 @@ public final class Catalog: Sendable {
         (SELECT artist_id FROM library_song_artist sa WHERE sa.song_id = s.id ORDER BY position LIMIT 1) AS first_artist,
         al.title AS album_title, s.album_id, aa.name AS album_artist, al.artist_id AS album_artist_id,
         s.track, s.disc, s.year, s.genre, s.composer, s.duration, s.bitrate, s.sample_rate, s.channels,
-        s.bpm, s.bpm_source, s.format, s.codec, s.size, s.compilation, s.has_picture, s.play_count,
-        st.starred_at, s.created_at,
-        (s.has_picture OR al.cover_path IS NOT NULL OR al.cover_song_id IS NOT NULL) AS has_cover
+        \(effectiveBPM) AS bpm, \(effectiveBPMSource) AS bpm_source, s.format, s.codec, s.size, s.compilation,
+        s.has_picture, s.play_count, st.starred_at, s.created_at,
+        (s.has_picture OR al.cover_path IS NOT NULL OR al.cover_song_id IS NOT NULL) AS has_cover,
+        s.bpm AS analysed_bpm
         """
+
+    /// The BPM a song is played at, in SQL over `s`: the override set by hand, else the tag's or
+    /// the analysis's (`bpm`, which scans and the BPM worker write and never an override).
+    static let effectiveBPM = "COALESCE(s.bpm_override, s.bpm)"
+    /// Where the effective BPM comes from: "override", else `bpm_source` ("tag", "analysis" or NULL).
+    static let effectiveBPMSource = "CASE WHEN s.bpm_override IS NOT NULL THEN 'override' ELSE s.bpm_source END"
 
     /// `FROM` and joins of a song query; the one argument is the user id for stars.
     static let songFrom = """
@@ -101,7 +109,7 @@ public final class Catalog: Sendable {
                     year: row[11], genre: row[12], composer: row[13], duration: row[14], bitrate: row[15],
                     sampleRate: row[16], channels: row[17], bpm: row[18], bpmSource: row[19], format: row[20],
                     codec: row[21], size: row[22], compilation: row[23], hasPicture: row[24], playCount: row[25],
-                    starred: row[26], created: row[27], hasCover: row[28])
+                    starred: row[26], created: row[27], hasCover: row[28], analysedBPM: row[29])
     }
 
     /// Every song, by id.
@@ -125,11 +133,12 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// Every song with a known tempo, as (id, BPM) only: what a song matcher needs, without
-    /// loading whole songs (the runner's live sockets each keep one such list).
+    /// Every song with a known tempo, as (id, effective BPM: an override if set) only: what a song
+    /// matcher needs, without loading whole songs (the runner's live sockets each keep one such list).
     public func songTempos() throws -> [(id: Int64, bpm: Double)] {
         try database.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, bpm FROM library_song WHERE bpm > 0 ORDER BY id").map { ($0[0], $0[1]) }
+            try Row.fetchAll(db, sql: "SELECT s.id, \(Self.effectiveBPM) FROM library_song s WHERE \(Self.effectiveBPM) > 0 ORDER BY s.id")
+                .map { ($0[0], $0[1]) }
         }
     }
 

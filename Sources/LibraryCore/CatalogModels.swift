@@ -24,8 +24,11 @@ public struct CatalogSong: Sendable, Equatable, Codable {
     public var bitrate: Int?
     public var sampleRate: Int?
     public var channels: Int?
+    /// The effective tempo, beats per minute: the override set by hand if any, else the tag's or
+    /// the analysis's (`analysedBPM`); nil while unknown.
     public var bpm: Double?
-    /// "tag" (from the file) or "analysis" (from the Tempo module); nil while unknown.
+    /// Where `bpm` comes from: "override" (set by hand, `PUT /api/library/songs/{id}/bpm`), "tag"
+    /// (from the file) or "analysis" (from the Tempo module); nil while unknown.
     public var bpmSource: String?
     /// The container: mp3, flac, mp4, ogg, wav.
     public var format: String
@@ -40,6 +43,8 @@ public struct CatalogSong: Sendable, Equatable, Codable {
     public var created: Double
     /// Whether `/songs/{id}/cover` has an image: its own picture, else its album's cover.
     public var hasCover: Bool = false
+    /// The tag's or the analysis's BPM, under an override (equal to `bpm` without one); nil while unknown.
+    public var analysedBPM: Double? = nil
 
     /// The file name's extension, lower case ("mp3").
     public var suffix: String {

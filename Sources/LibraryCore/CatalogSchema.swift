@@ -16,6 +16,10 @@ import QuintetStore
 ///   count; links to each credited artist, composer and genre through the join tables.
 /// - `library_star`: what each user starred (songs, albums, artists).
 /// - `library_playlist`, `library_playlist_entry`: a user's playlists, songs in order.
+/// - v2: `library_song.bpm_override` (and `bpm_override_at`): a BPM set by hand, kept apart
+///   from `bpm`/`bpm_source` (the tag's or the analysis's), which scans and the BPM worker
+///   write; the effective BPM is the override when there is one.
+/// - v3: `library_runner_never`: the songs each user never wants while running.
 public enum CatalogSchema {
     public static let system = "library"
 
@@ -125,6 +129,21 @@ public enum CatalogSchema {
                 t.column("position", .integer).notNull()
                 t.column("song_id", .integer).notNull().references("library_song", onDelete: .cascade)
                 t.primaryKey(["playlist_id", "position"])
+            }
+        }
+        registry.register(system: system, "v2-bpm-override") { db in
+            // Scans and the BPM worker write `bpm`/`bpm_source` only, so an override survives them.
+            try db.alter(table: "library_song") { t in
+                t.add(column: "bpm_override", .double)
+                t.add(column: "bpm_override_at", .double)
+            }
+        }
+        registry.register(system: system, "v3-runner-never") { db in
+            try db.create(table: "library_runner_never") { t in
+                t.column("user_id", .integer).notNull().references("users", onDelete: .cascade)
+                t.column("song_id", .integer).notNull().references("library_song", onDelete: .cascade).indexed()
+                t.column("added_at", .double).notNull()
+                t.primaryKey(["user_id", "song_id"])
             }
         }
     }

@@ -122,6 +122,28 @@ struct RunnerLiveTests {
         #expect(live.handle(messages[62]).map(Self.parse).allSatisfy { $0["type"] as? String == "cadence" })
     }
 
+    @Test("a song put on the never list during the run is not chosen next; taken off, it can be again")
+    func neverWhileRunning() throws {
+        final class NeverList: @unchecked Sendable { var ids = Set<Int64>() } // one test thread only
+        let never = NeverList()
+        var live = RunnerLive(songs: try Self.songs([170, 171, 130]), never: { never.ids }, seed: 1)
+        for message in Self.stepMessages(spm: 170, seconds: 12) { _ = live.handle(message) }
+        func chosen(_ type: String) throws -> [String: Any] {
+            Self.parse(try #require(live.handle("{\"type\":\"\(type)\"}").last))
+        }
+        func id(_ song: [String: Any]) -> Int? { (song["song"] as? [String: Any])?["id"] as? Int }
+        let first = try #require(id(try chosen("start")))   // 170 or 171, whichever is nearer the cadence
+        #expect(first == 1 || first == 2)
+        let other = 3 - first
+        never.ids = [Int64(other)] // put on the list during the run: the far 130 comes instead of it
+        let next = try chosen("next")
+        #expect(id(next) == 3 && next["fallback"] as? Bool == true)
+        #expect((next["song"] as? [String: Any])?["bpm"] as? Double == 130 && next["cadence"] as? Double != nil)
+        never.ids = [] // off the list again: it is chosen
+        #expect(id(try chosen("song_ended")) == other)
+        #expect(try chosen("next")["code"] as? String == "all_played")
+    }
+
     @Test("no song to give: an empty library, or songs without a BPM yet, each say so")
     func noSongs() throws {
         var empty = RunnerLive(songs: [], seed: 1)

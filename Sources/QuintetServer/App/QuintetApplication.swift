@@ -73,6 +73,7 @@ public enum QuintetApplication {
             LibraryRoutes.add(to: router, library: library, auth: auth, media: media)
             SubsonicAPI.add(to: router, library: library, auth: auth, media: media)
             RunnerRoutes.addNext(to: router, library: library, auth: auth)
+            RunnerSongRoutes.add(to: router, library: library, auth: auth)
             RunnerLiveRoute.addPlainAnswer(to: router, auth: auth)
         }
         return router

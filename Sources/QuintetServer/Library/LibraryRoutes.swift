@@ -12,7 +12,7 @@ enum LibraryRoutes {
         let id: Int64, path: String, title: String, artist: String, artistID: Int64?, album: String, albumID: Int64
         let albumArtist: String, albumArtistID: Int64, track: Int?, disc: Int?, year: Int?, genre: String?
         let composer: String?, duration: Double?, bitrate: Int?, sampleRate: Int?, channels: Int?, bpm: Double?
-        let bpmSource: String?, format: String, codec: String, suffix: String, contentType: String, size: Int64
+        let bpmSource: String?, analysedBPM: Double?, format: String, codec: String, suffix: String, contentType: String, size: Int64
         let compilation: Bool, hasPicture: Bool, playCount: Int, starred: Date?, streamURL: String, coverURL: String?
 
         init(_ s: CatalogSong) {
@@ -20,6 +20,7 @@ enum LibraryRoutes {
             albumID = s.albumID; albumArtist = s.albumArtist; albumArtistID = s.albumArtistID; track = s.track
             disc = s.disc; year = s.year; genre = s.genre; composer = s.composer; duration = s.duration
             bitrate = s.bitrate; sampleRate = s.sampleRate; channels = s.channels; bpm = s.bpm; bpmSource = s.bpmSource
+            analysedBPM = s.analysedBPM
             format = s.format; codec = s.codec; suffix = s.suffix; contentType = s.contentType; size = s.size
             compilation = s.compilation; hasPicture = s.hasPicture; playCount = s.playCount; starred = LibraryRoutes.date(s.starred)
             streamURL = "/api/library/songs/\(s.id)/stream"
@@ -175,6 +176,7 @@ enum LibraryRoutes {
             let id = try context.parameters.id()
             return try APIJSON.response(try await Self.catalogWork { SongView(try catalog.song(id: id, userID: user.id)) })
         }
+        BPMOverrideRoute.add(to: api, catalog: catalog)
         api.get("songs/:id/related") { _, context -> Response in
             let user = try context.requireUser()
             let id = try context.parameters.id()

@@ -18,9 +18,11 @@ import LibraryCore
 /// - `{"type":"cadence","t","spm"|null,"confidence","state","steps"}` once per second of
 ///   samples, 2 s after that second (the window is centred on it);
 /// - `{"type":"song","cause":"start"|"song_ended"|"next"|"auto_switch","cadence"|null,
-///   "random":bool,"song":{id,title,artist,bpm,path,stream_url}|null,"target_bpm",
+///   "random":bool,"song":{id,title,artist,bpm,bpm_source,path,stream_url}|null,"target_bpm",
 ///   "effective_bpm","fallback","reason"?,"code"?}` — `song` null with `code`
-///   `empty_library`/`no_tempo`/`all_played` when there is none;
+///   `empty_library`/`no_tempo`/`all_played` when there is none; `cadence` is the one the song
+///   was chosen for and `song.bpm` its effective tempo, for the page's list of songs played;
+///   songs of the user's never-while-running list are never chosen;
 /// - `{"type":"state","state":"running"|"paused"|"stopped"}` after each control;
 /// - `{"type":"error","code","message"}` for a message that cannot be taken (the
 ///   conversation goes on).
@@ -33,6 +35,9 @@ struct RunnerLive {
     private var run: RunSession
     /// The song behind a chosen id (the catalog's, read when a song is chosen).
     private let lookup: (Int64) -> CatalogSong?
+    /// The user's "never while running" list, read before each message that may choose a song,
+    /// so a song put on it during the run is not chosen next.
+    private let never: () -> Set<Int64>
     private let songCount: Int
     /// Songs in the library, with a BPM or not: tells "nothing scanned" from "no BPMs yet".
     private let librarySongs: Int
@@ -47,6 +52,7 @@ struct RunnerLive {
     /// `tempos`: the library's songs with a BPM (id, BPM); `lookup` gives a chosen song's
     /// details; `seed` makes the random first song reproducible.
     init(tempos: [(id: Int64, bpm: Double)], librarySongs: Int? = nil, lookup: @escaping (Int64) -> CatalogSong?,
+         never: @escaping () -> Set<Int64> = { [] },
          seed: UInt64 = UInt64.random(in: 0...UInt64.max),
          now: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
         self.now = now
@@ -54,14 +60,16 @@ struct RunnerLive {
         songCount = candidates.count
         self.librarySongs = librarySongs ?? tempos.count
         self.lookup = lookup
+        self.never = never
         run = RunSession(songs: candidates, seed: seed)
     }
 
     /// A conversation over a list of songs (tests, small libraries).
-    init(songs: [CatalogSong], seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
+    init(songs: [CatalogSong], never: @escaping () -> Set<Int64> = { [] },
+         seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
         let byID = Dictionary(songs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         self.init(tempos: songs.compactMap { song in song.bpm.map { (song.id, $0) } }, librarySongs: songs.count,
-                  lookup: { byID[$0] }, seed: seed)
+                  lookup: { byID[$0] }, never: never, seed: seed)
     }
 
     var isStopped: Bool { run.state == .stopped }
@@ -149,6 +157,11 @@ struct RunnerLive {
         let type = message.type
         if run.state == .stopped && type != "stop" {
             return [error("stopped", "the run has stopped; open a new connection for another")]
+        }
+        switch type {
+        case "start", "next", "song_ended": refreshNever()
+        case "samples" where run.state == .running && run.settings.autoSwitch: refreshNever() // may auto-switch
+        default: break
         }
         switch type {
         case "settings": return settings(message)
@@ -265,6 +278,10 @@ struct RunnerLive {
             out.reason = RunnerPicker.Failure.noSong(why).description
         }
         return Self.encode(out)
+    }
+
+    private mutating func refreshNever() {
+        run.excluded = Set(never().map(String.init))
     }
 
     private func state() -> String { Self.encode(Out(type: "state", state: run.state.rawValue)) }

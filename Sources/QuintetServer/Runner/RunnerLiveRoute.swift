@@ -18,7 +18,7 @@ enum RunnerLiveRoute {
         router.ws(RouterPath(path), onUpgrade: { inbound, outbound, context in
             // A refused upgrade could only be a bare 400, which neither a browser nor a client
             // can read: the socket opens, says why and closes (policy violation).
-            guard (try? await auth.user(of: context.request)) ?? nil != nil else {
+            guard let user = (try? await auth.user(of: context.request)) ?? nil else {
                 try await outbound.write(.text(RunnerLive.encode(RunnerLive.Out(
                     type: "error", code: "unauthorized",
                     message: "sign in: HTTP Basic auth with a Quintet user, or the session cookie of POST /api/session"))))
@@ -39,7 +39,9 @@ enum RunnerLiveRoute {
             let catalog = library.catalog
             // The conversation looks songs up in the catalog (synchronous GRDB), so each message is
             // handled on the blocking pool; the box hands the state there and back.
-            let live = LiveBox(RunnerLive(tempos: tempos, librarySongs: librarySongs, lookup: { try? catalog.song(id: $0) }))
+            let userID = user.id
+            let live = LiveBox(RunnerLive(tempos: tempos, librarySongs: librarySongs, lookup: { try? catalog.song(id: $0) },
+                                          never: { (try? userID.map { try catalog.neverWhileRunning(userID: $0) }) ?? [] }))
             try await outbound.write(.text(live.state.greeting()))
             for try await message in inbound.messages(maxSize: RunnerLive.maxMessageBytes) {
                 guard case .text(let text) = message else {

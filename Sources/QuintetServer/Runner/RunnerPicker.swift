@@ -28,7 +28,7 @@ public struct RunnerPicker: Sendable {
             case .noSong(.noTempo):
                 "no song of the library has a BPM: analyse them first (quintet scan --bpm DIR)"
             case .noSong(.allPlayed):
-                "every song with a BPM has been played (excluded) already"
+                "every song with a BPM has been played (excluded) already or is on the never-while-running list"
             }
         }
 
@@ -47,13 +47,15 @@ public struct RunnerPicker: Sendable {
 
     public init(catalog: Catalog) { self.catalog = catalog }
 
-    /// The best song for `cadence`, never one of `exclude` (song ids).
+    /// The best song for `cadence` (by each song's effective BPM), never one of `exclude` (song
+    /// ids) nor one of `userID`'s "never while running" list.
     public func pick(cadence: Double, mode: SongMatcher.Mode = .nearest, sprint: Bool = false,
-                     exclude: Set<Int64> = []) throws -> Pick {
+                     exclude: Set<Int64> = [], userID: Int64? = nil) throws -> Pick {
         guard cadence.isFinite, Self.cadenceRange.contains(cadence) else { throw Failure.cadenceOutOfRange(cadence) }
         let matcher = SongMatcher(mode: mode)
         let candidates = Self.candidates(try catalog.songTempos())
-        switch matcher.pick(cadence: cadence, sprint: sprint, from: candidates, played: Set(exclude.map(String.init))) {
+        let never = try userID.map { try catalog.neverWhileRunning(userID: $0) } ?? []
+        switch matcher.pick(cadence: cadence, sprint: sprint, from: candidates, played: Set(exclude.union(never).map(String.init))) {
         case .none(let reason):
             throw Failure.noSong(try Self.reason(reason, librarySongs: catalog.counts().songs))
         case .song(let match):

@@ -10,17 +10,19 @@ import LibraryCore
 ///   `quintet cadence --json`'s document. A log that cannot be read → 400 `invalid_log`
 ///   naming the line. Needs no user, like `POST /api/tempo`: it reads only the upload.
 /// - `GET /api/runner/next?cadence=170&mode=nearest|ranges&sprint=true|false&exclude=ID,ID`
-///   (needs a user): `{"song": {id, title, artist, bpm, path, stream_url}, "target_bpm",
+///   (needs a user): `{"song": {id, title, artist, bpm, bpm_source, path, stream_url}, "target_bpm",
 ///   "effective_bpm", "fallback", "reason"?}`. A cadence outside 30–300 → 400; no song with a
-///   BPM (or all excluded) → 404 with code `empty_library`, `no_tempo` or `all_played`.
+///   BPM (or all excluded, or on the user's never-while-running list) → 404 with code
+///   `empty_library`, `no_tempo` or `all_played`.
+/// - `GET /api/runner/songs`, `GET|PUT|DELETE /api/runner/never…`: see ``RunnerSongRoutes``.
 enum RunnerRoutes {
     /// A song as the runner's routes and socket show it.
     struct SongSummary: Encodable {
-        let id: Int64, title: String, artist: String, bpm: Double?, path: String, streamURL: String
-        enum CodingKeys: String, CodingKey { case id, title, artist, bpm, path, streamURL = "stream_url" }
+        let id: Int64, title: String, artist: String, bpm: Double?, bpmSource: String?, path: String, streamURL: String
+        enum CodingKeys: String, CodingKey { case id, title, artist, bpm, bpmSource = "bpm_source", path, streamURL = "stream_url" }
 
         init(_ song: CatalogSong) {
-            id = song.id; title = song.title; artist = song.artist; bpm = song.bpm; path = song.path
+            id = song.id; title = song.title; artist = song.artist; bpm = song.bpm; bpmSource = song.bpmSource; path = song.path
             streamURL = "/api/library/songs/\(song.id)/stream"
         }
     }
@@ -81,7 +83,8 @@ enum RunnerRoutes {
 
     static func addNext(to router: Router<QuintetRequestContext>, library: LibraryService, auth: Authenticator) {
         let picker = RunnerPicker(catalog: library.catalog)
-        router.group("api/runner/next").addSignIn(auth, required: true).get { request, _ -> Response in
+        router.group("api/runner/next").addSignIn(auth, required: true).get { request, context -> Response in
+            let user = try context.requireUser()
             let fields = FormFields(request.uri.query)
             guard let text = fields.get("cadence"), let cadence = Double(text) else {
                 throw APIError(.badRequest, code: "invalid_input",
@@ -107,8 +110,10 @@ enum RunnerRoutes {
             }
             let pick: RunnerPicker.Pick
             do {
-                let excluded = exclude
-                pick = try await Blocking.run { try picker.pick(cadence: cadence, mode: mode, sprint: sprint, exclude: excluded) }
+                let excluded = exclude, userID = user.id
+                pick = try await Blocking.run {
+                    try picker.pick(cadence: cadence, mode: mode, sprint: sprint, exclude: excluded, userID: userID)
+                }
             } catch let failure as RunnerPicker.Failure {
                 switch failure {
                 case .cadenceOutOfRange: throw APIError(.badRequest, code: failure.code, message: failure.description)

@@ -744,6 +744,33 @@ enum LibraryOpenAPI {
     ]
    }
   },
+  "/api/library/songs/{id}/bpm": {
+   "put": {
+    "operationId": "librarySongSetBPM",
+    "summary": "Set a song's BPM by hand, or return it to the analysed value",
+    "description": "Body {\"bpm\": 171.5} (a number from 30 to 300) or {\"bpm\": null}. The override is kept apart from the tag's or analysis's value: null returns to it, and rescans and analyses never overwrite the override. Any signed-in user may set it (it is shared, like the tag it corrects). Subsonic's bpm, the runner's matcher and live socket use the effective value.",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "parameters": [
+     { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1, "maximum": 9223372036854775807 } }
+    ],
+    "requestBody": {
+     "required": true,
+     "content": { "application/json": { "schema": {
+      "type": "object",
+      "required": ["bpm"],
+      "properties": { "bpm": { "type": ["number", "null"], "minimum": 30, "maximum": 300 } }
+     } } }
+    },
+    "responses": {
+     "200": { "description": "The song as now stored (bpm_source override, or back to tag/analysis).",
+              "content": { "application/json": { "schema": { "$ref": "#/components/schemas/LibrarySong" } } } },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" },
+     "413": { "$ref": "#/components/responses/TooLarge" }
+    }
+   }
+  },
   "/api/library/songs/{id}/related": {
    "get": {
     "operationId": "librarySongRelated",
@@ -1278,10 +1305,17 @@ enum LibraryOpenAPI {
       "type": "integer"
      },
      "bpm": {
-      "type": "number"
+      "type": "number",
+      "description": "The effective BPM: the override if set, else the tag's or the analysis's. Absent while unknown."
      },
      "bpm_source": {
-      "type": "string"
+      "type": "string",
+      "enum": ["override", "tag", "analysis"],
+      "description": "Where bpm comes from. Absent while unknown."
+     },
+     "analysed_bpm": {
+      "type": "number",
+      "description": "The tag's or the analysis's BPM, under an override (equal to bpm without one). Absent while unknown."
      },
      "format": {
       "type": "string"

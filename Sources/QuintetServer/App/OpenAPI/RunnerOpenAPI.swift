@@ -298,6 +298,13 @@ enum RunnerOpenAPI {
               "null"
              ]
             },
+            "bpm_source": {
+             "type": [
+              "string",
+              "null"
+             ],
+             "enum": ["override", "tag", "analysis", null]
+            },
             "path": {
              "type": "string"
             },
@@ -342,6 +349,68 @@ enum RunnerOpenAPI {
     }
    }
   },
+  "/api/runner/songs": {
+   "get": {
+    "operationId": "runnerSongs",
+    "summary": "The songs runner mode can play (those with a BPM), sorted",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "parameters": [
+     { "name": "sort", "in": "query", "required": false, "schema": { "type": "string", "enum": ["bpm", "title", "artist"], "default": "bpm" } },
+     { "name": "order", "in": "query", "required": false, "schema": { "type": "string", "enum": ["asc", "desc"], "default": "asc" } }
+    ],
+    "responses": {
+     "200": { "description": "OK", "content": { "application/json": { "schema": {
+      "type": "object",
+      "required": ["songs"],
+      "properties": { "songs": { "type": "array", "items": { "$ref": "#/components/schemas/RunnerSong" } } }
+     } } } },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" }
+    }
+   }
+  },
+  "/api/runner/never": {
+   "get": {
+    "operationId": "runnerNeverList",
+    "summary": "The songs this user never wants while running, the most recently added first",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "responses": {
+     "200": { "description": "OK", "content": { "application/json": { "schema": {
+      "type": "object",
+      "required": ["songs"],
+      "properties": { "songs": { "type": "array", "items": { "$ref": "#/components/schemas/LibrarySong" } } }
+     } } } },
+     "401": { "$ref": "#/components/responses/Unauthorized" }
+    }
+   }
+  },
+  "/api/runner/never/{id}": {
+   "parameters": [
+    { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1, "maximum": 9223372036854775807 } }
+   ],
+   "put": {
+    "operationId": "runnerNeverAdd",
+    "summary": "Never play this song while running (this user only; idempotent)",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "responses": {
+     "204": { "description": "On the list." },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" }
+    }
+   },
+   "delete": {
+    "operationId": "runnerNeverRemove",
+    "summary": "Take a song off this user's never list (the undo; idempotent)",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "responses": {
+     "204": { "description": "Off the list." },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" }
+    }
+   }
+  },
   "/api/runner/live": {
    "get": {
     "operationId": "runnerLive",
@@ -372,6 +441,26 @@ enum RunnerOpenAPI {
        }
       }
      }
+    }
+   }
+  }
+ },
+ "components": {
+  "schemas": {
+   "RunnerSong": {
+    "type": "object",
+    "required": ["id", "title", "artist", "album", "bpm", "stream_url", "never"],
+    "properties": {
+     "id": { "type": "integer" },
+     "title": { "type": "string" },
+     "artist": { "type": "string" },
+     "album": { "type": "string" },
+     "duration": { "type": "number", "description": "Seconds; absent while unknown." },
+     "bpm": { "type": "number", "description": "The effective BPM (an override if set)." },
+     "bpm_source": { "type": "string", "enum": ["override", "tag", "analysis"] },
+     "analysed_bpm": { "type": "number", "description": "The tag's or analysis's BPM, under an override; absent while unknown." },
+     "stream_url": { "type": "string" },
+     "never": { "type": "boolean", "description": "On this user's never-while-running list." }
     }
    }
   }
