@@ -225,9 +225,11 @@ def test_the_motion_sensor_path_follows_walking_then_running(page):
     assert severe_console_entries(d) == []
 
 
-def test_ios_permission_denied_is_explained_and_a_missing_wake_lock_noted(page):
+def test_ios_permission_denied_then_a_run_without_wake_lock_whose_song_ends(page):
     """requestPermission answers "denied": asked within the click, the run does not start and
-    the page says what to do. Without navigator.wakeLock a run shows a note to keep the screen on."""
+    the page says what to do. Then a run on simulated steps: without navigator.wakeLock it
+    shows a note to keep the screen on, and its 3-second song plays to its end and the page
+    asks for the next and plays it."""
     page.scripts.add("""
         window.__asked = [];
         DeviceMotionEvent.requestPermission = async () => {
@@ -250,13 +252,26 @@ def test_ios_permission_denied_is_explained_and_a_missing_wake_lock_noted(page):
     assert not shown(d, "#run-wakelock")
 
     # Simulated steps need no permission; the missing wake lock is noted while the run lasts.
-    choose_source(d, "simulate", 110)
+    d.execute_script("window.__ended = []; document.querySelector('#run-audio')"
+                     ".addEventListener('ended', (e) => window.__ended.push(e.target.dataset.songId))")
+    choose_source(d, "simulate", 141)
     d.find_element(By.CSS_SELECTOR, "#run-start").click()
     wait(d, lambda d: shown(d, "#run-wakelock"), "no note about the screen")
     assert not shown(d, "#run-sensor-help")
     assert d.find_element(By.CSS_SELECTOR, "#run-wakelock").get_attribute("data-state") == "missing"
     assert "keep the screen on yourself" in text(d, "#run-wakelock")
     assert d.execute_script("return window.__asked.length") == 1  # simulated steps do not ask
+
+    # The song (3 s, the fit for 141 spm) ends: the next comes without a tap.
+    first = wait(d, lambda d: (p := playing(d))["id"] and p, "no song chosen")
+    assert first["title"] in SHORT, first
+    wait(d, lambda d: d.execute_script("return window.__ended.length") > 0, "the song did not end")
+    assert d.execute_script("return window.__ended[0]") == first["id"]
+    second = wait(d, lambda d: (p := playing(d))["id"] not in (None, first["id"]) and p, "no next song after the end")
+    assert second["title"] in SHORT - {first["title"]}, second
+    wait(d, lambda d: playing(d)["time"] > 0, "the next song does not play")
+    rows = d.find_elements(By.CSS_SELECTOR, "#run-played-list li")
+    assert [r.get_attribute("data-song-id") for r in rows][:2] == [first["id"], second["id"]]
     d.find_element(By.CSS_SELECTOR, "#run-stop").click()
     wait(d, lambda d: not shown(d, "#run-wakelock"), "the note stayed after the run")
     assert severe_console_entries(d) == []
@@ -345,26 +360,6 @@ def test_lock_screen_controls_wake_lock_and_elapsed_time(page):
     wait(d, lambda d: d.execute_script("return window.__locks.every((l) => l.released)"), "the wake lock was not released at Stop")
     assert d.find_element(By.CSS_SELECTOR, "#run-wakelock").get_attribute("data-state") == "off"
     assert metadata(d)["state"] == "none"
-    assert severe_console_entries(d) == []
-
-
-def test_a_song_that_ends_brings_the_next(page):
-    """A 3-second song plays to its end; the page asks for the next and plays it."""
-    page.open()
-    d = page.driver
-    d.execute_script("window.__ended = []; document.querySelector('#run-audio')"
-                     ".addEventListener('ended', (e) => window.__ended.push(e.target.dataset.songId))")
-    choose_source(d, "simulate", 141)
-    d.find_element(By.CSS_SELECTOR, "#run-start").click()
-    first = wait(d, lambda d: (p := playing(d))["id"] and p, "no song chosen")
-    assert first["title"] in SHORT, first
-    wait(d, lambda d: d.execute_script("return window.__ended.length") > 0, "the song did not end")
-    assert d.execute_script("return window.__ended[0]") == first["id"]
-    second = wait(d, lambda d: (p := playing(d))["id"] not in (None, first["id"]) and p, "no next song after the end")
-    assert second["title"] in SHORT - {first["title"]}, second
-    wait(d, lambda d: playing(d)["time"] > 0, "the next song does not play")
-    rows = d.find_elements(By.CSS_SELECTOR, "#run-played-list li")
-    assert [r.get_attribute("data-song-id") for r in rows][:2] == [first["id"], second["id"]]
     assert severe_console_entries(d) == []
 
 
