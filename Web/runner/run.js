@@ -1,8 +1,13 @@
 // The runner page's run: accelerometer samples (the phone's, or simulated steps) go to the
 // /api/runner/live WebSocket; its cadence readings and song choices come back and play.
+// During a run the screen is kept on (phone.js), the song shows on the lock screen with its
+// buttons, the run's time counts and its songs are listed (songs.js).
 import { api, APIError, socket } from "/common/api.js";
 import { $ } from "/common/dom.js";
+import { duration } from "/common/format.js";
 import { t } from "/common/i18n.js";
+import { keepAwake, letSleep, mediaControls, playbackState, showSong } from "/runner/phone.js";
+import { loadSongs, newRun, songHooks, songPlayed } from "/runner/songs.js";
 
 const ui = {
   signin: $("#run-signin"), signinName: $("#run-signin-name"), signinPassword: $("#run-signin-password"),
@@ -13,12 +18,41 @@ const ui = {
   status: $("#run-status"), spm: $("#run-spm"), state: $("#run-state"), steps: $("#run-steps"),
   song: $("#run-song"), songTitle: $("#run-song-title"), songArtist: $("#run-song-artist"),
   songTempo: $("#run-song-tempo"), songReason: $("#run-song-reason"), audio: $("#run-audio"),
+  elapsed: $("#run-elapsed"), sensorHelp: $("#run-sensor-help"), library: $("#run-library"),
+  insecure: $("#run-insecure"),
 };
 
 const SEND_EVERY_MS = 500;      // samples go out twice a second
 const START_AFTER_MS = 6000;    // start without a cadence if none has come by then
 
 let run = null; // { ws, state, buffer, sensor, timer, startTimer }
+
+// --- Elapsed time: the time spent running (pauses excluded), m:ss then h:mm:ss --------------
+
+const clock = { total: 0, since: null, timer: null };
+
+function clockRunning(on) {
+  const now = performance.now();
+  if (on && clock.since === null) clock.since = now;
+  if (!on && clock.since !== null) { clock.total += now - clock.since; clock.since = null; }
+  showElapsed();
+}
+
+function elapsedSeconds() {
+  return (clock.total + (clock.since === null ? 0 : performance.now() - clock.since)) / 1000;
+}
+
+function showElapsed() {
+  ui.elapsed.textContent = duration(Math.floor(elapsedSeconds()));
+}
+
+function resetClock() {
+  clock.total = 0;
+  clock.since = null;
+  clearInterval(clock.timer);
+  clock.timer = setInterval(showElapsed, 250);
+  showElapsed();
+}
 
 function say(text, kind = "") {
   ui.status.textContent = text;
@@ -79,17 +113,26 @@ ui.signin.addEventListener("submit", async (event) => {
 
 function showSource() {
   ui.simulateRow.hidden = ui.source.value !== "simulate";
+  // Browsers give motion events only to secure pages (HTTPS, or localhost).
+  ui.insecure.hidden = !(ui.source.value === "motion" && !window.isSecureContext);
 }
-ui.source.addEventListener("change", showSource);
+ui.source.addEventListener("change", () => { showSource(); ui.sensorHelp.hidden = true; });
 ui.simulateSPM.addEventListener("input", () => { ui.simulateValue.textContent = ui.simulateSPM.value; });
 
-/** The phone's accelerometer (with gravity, m/s²), sample times in seconds. */
-async function motionSensor(push) {
-  if (typeof DeviceMotionEvent === "undefined") throw new Error(t("run.noSensor"));
-  if (typeof DeviceMotionEvent.requestPermission === "function") { // iOS asks the user
-    const answer = await DeviceMotionEvent.requestPermission();
-    if (answer !== "granted") throw new Error(t("run.sensorDenied"));
+/** Asks for the motion sensor where the browser wants it asked (iOS Safari 13+): must be
+ *  called in the click itself, before anything is awaited. Resolves to true when allowed. */
+async function motionPermission() {
+  if (typeof DeviceMotionEvent === "undefined" || typeof DeviceMotionEvent.requestPermission !== "function") return true;
+  try {
+    return (await DeviceMotionEvent.requestPermission()) === "granted";
+  } catch (_) {
+    return false; // called outside a gesture, or refused before
   }
+}
+
+/** The phone's accelerometer (with gravity, m/s²), sample times in seconds. */
+function motionSensor(push) {
+  if (typeof DeviceMotionEvent === "undefined") throw new Error(t("run.noSensor"));
   const listener = (event) => {
     const a = event.accelerationIncludingGravity;
     if (!a || a.x === null) return;
@@ -136,9 +179,9 @@ function flush() {
   send({ type: "samples", samples });
 }
 
-async function startSensor() {
+function startSensor() {
   const push = (sample) => { if (run && run.state !== "paused") run.buffer.push(sample); };
-  run.sensor = ui.source.value === "motion" ? await motionSensor(push) : simulatedSensor(push);
+  run.sensor = ui.source.value === "motion" ? motionSensor(push) : simulatedSensor(push);
   run.timer = setInterval(flush, SEND_EVERY_MS);
 }
 
@@ -151,18 +194,35 @@ function stopSensor() {
 
 ui.start.addEventListener("click", async () => {
   if (run) return;
-  run = { state: "connecting", buffer: [], started: false };
+  const motion = ui.source.value === "motion";
+  // Both need the click itself: iOS's sensor question, and playback on phones.
+  const allowed = motion ? motionPermission() : Promise.resolve(true);
+  ui.audio.play().catch(() => {});
+  const current = run = { state: "asking", buffer: [], started: false };
   setButtons("connecting");
+  ui.sensorHelp.hidden = true;
+  const granted = await allowed;
+  if (run !== current) return; // stopped while the question was open
+  if (!granted) {
+    run = null;
+    setButtons("none");
+    say(t("run.sensorDenied"), "error");
+    ui.sensorHelp.hidden = false;
+    return;
+  }
+  run.state = "connecting";
   say(t("run.connecting"));
-  ui.audio.play().catch(() => {}); // unlocks playback on phones while the click counts as a gesture
   try {
-    await startSensor();
+    startSensor();
   } catch (err) {
     say(t("run.failed", { message: err.message }), "error");
     run = null;
     setButtons("none");
     return;
   }
+  newRun();
+  resetClock();
+  keepAwake();
   // One socket per run: a closed socket ends the run (no reconnect).
   const ws = socket("/api/runner/live", {
     reconnect: false,
@@ -210,6 +270,7 @@ function receive(message) {
     case "state":
       run.state = message.state;
       setButtons(message.state);
+      clockRunning(message.state === "running");
       if (message.state === "running") say(t("run.running"));
       if (message.state === "paused") say(t("run.paused"));
       if (message.state === "stopped") say(t("run.stopped"));
@@ -225,6 +286,8 @@ function receive(message) {
 
 function play(choice) {
   ui.song.hidden = false;
+  songPlayed(choice, elapsedSeconds());
+  showSong(choice.song);
   if (!choice.song) {
     ui.songTitle.textContent = "—";
     ui.songArtist.textContent = "";
@@ -250,25 +313,45 @@ for (const box of [ui.sprint, ui.auto]) {
 }
 
 ui.audio.addEventListener("ended", () => { if (run && run.state === "running") send({ type: "song_ended" }); });
-ui.next.addEventListener("click", () => send({ type: "next" }));
-ui.pause.addEventListener("click", () => {
-  if (!run) return;
-  if (run.state === "paused") {
-    send({ type: "resume" });
-    ui.audio.play().catch(() => {});
-  } else {
-    send({ type: "pause" });
-    run.buffer = [];
-    ui.audio.pause();
-  }
-});
-ui.stop.addEventListener("click", () => {
+ui.audio.addEventListener("play", () => playbackState("playing"));
+ui.audio.addEventListener("pause", () => { if (run && !ui.audio.ended) playbackState("paused"); });
+
+function next() {
+  if (run && run.state === "running") send({ type: "next" });
+}
+
+function pause() {
+  if (!run || run.state !== "running") return;
+  send({ type: "pause" });
+  run.buffer = [];
+  ui.audio.pause();
+}
+
+function resume() {
+  if (!run || run.state !== "paused") return;
+  send({ type: "resume" });
+  ui.audio.play().catch(() => {});
+}
+
+function stop() {
   if (!run) return;
   send({ type: "stop" });
   ui.audio.pause();
   finish();
   say(t("run.stopped"));
+}
+
+ui.next.addEventListener("click", next);
+ui.pause.addEventListener("click", () => { if (run && run.state === "paused") resume(); else pause(); });
+ui.stop.addEventListener("click", stop);
+// The lock screen's and headphones' buttons.
+mediaControls({
+  play: () => { if (run && run.state === "paused") resume(); else if (run) ui.audio.play().catch(() => {}); },
+  pause, nexttrack: next, stop,
 });
+// A song marked "never while running" while it plays is skipped at once.
+songHooks({ onNever: (id) => { if (ui.audio.dataset.songId === String(id)) next(); } });
+ui.library.addEventListener("toggle", () => { if (ui.library.open) loadSongs(); });
 
 function finish() {
   if (!run) return;
@@ -277,6 +360,10 @@ function finish() {
   const ws = run.ws;
   run = null;
   setButtons("none");
+  clockRunning(false);
+  clearInterval(clock.timer);
+  letSleep();
+  playbackState("none");
   if (ws && ws.open) setTimeout(() => ws.close(), 1000);
 }
 
