@@ -198,6 +198,22 @@ struct CrowdPlaceNamesTests {
         #expect(geocoder.requests.count == 1 && places.cachedCount == 0)
     }
 
+    @Test("a lookup waiting for its turn stops at once when its request is cancelled (the server stopping)")
+    func cancellation() async throws {
+        let geocoder = RecordingGeocoder()
+        var configuration = CrowdPlaceNames.Configuration(base: Self.base)
+        configuration.interval = .seconds(20)
+        configuration.maxWait = .seconds(30)
+        let places = CrowdPlaceNames(configuration: configuration, fetch: geocoder.fetch)
+        _ = await places.lookup(lat: 1, lon: 1, language: nil)
+        let waiting = Task { await places.lookup(lat: 2, lon: 2, language: nil) }   // its turn is 20 s away
+        let started = ContinuousClock.now
+        waiting.cancel()   // whether it is already asleep in its turn or not yet started, it ends now
+        guard case .unavailable = await waiting.value else { Issue.record("a cancelled lookup found something"); return }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(geocoder.requests.count == 1 && places.cachedCount == 1)
+    }
+
     @Test("GET /api/crowd/place: off by default, bad fields named, the name from the geocoder, busy with Retry-After")
     func route() async throws {
         let off = try await CrowdServer.make()

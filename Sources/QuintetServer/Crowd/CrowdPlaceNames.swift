@@ -117,7 +117,10 @@ public final class CrowdPlaceNames: Sendable {
         case .done(let outcome): return outcome
         case .wait(let task): pending = task
         }
-        return await pending.value
+        // A cancelled request (the server stopping) stops the lookup it waits for at once: its
+        // turn's sleep and its upstream request end, and nothing is cached. Another request
+        // sharing that lookup then gets "unavailable" too, and asks again next time.
+        return await withTaskCancellationHandler { await pending.value } onCancel: { pending.cancel() }
     }
 
     private enum Either { case done(Outcome), wait(Task<Outcome, Never>) }
@@ -125,23 +128,7 @@ public final class CrowdPlaceNames: Sendable {
     /// Waits for the reserved turn (and, should an earlier request have started late, for one
     /// interval after it), asks the geocoder, keeps what it said.
     private func ask(_ key: PlaceKey, after delay: Duration) async -> Outcome {
-        if delay > .zero { try? await Task.sleep(for: delay) }
-        while let wait = state.withLock({ $0.spacing.start(now: .now) }) {
-            try? await Task.sleep(for: wait)
-        }
-        let outcome: Outcome
-        do {
-            let (status, body) = try await fetch(key.url(base: configuration.base, zoom: configuration.zoom),
-                                                 [("User-Agent", Self.userAgent), ("Accept", "application/json")],
-                                                 configuration.timeout)
-            if status == 200 {
-                outcome = NominatimReverse.outcome(json: body, source: configuration.base.host ?? "geocoder")
-            } else {
-                outcome = .unavailable("the geocoder answered HTTP \(status)")
-            }
-        } catch {
-            outcome = .unavailable("the geocoder did not answer: \(error)")
-        }
+        let outcome = await askUpstream(key, after: delay)
         let now = ContinuousClock.now
         state.withLock { state in
             state.inFlight[key] = nil
@@ -152,6 +139,24 @@ public final class CrowdPlaceNames: Sendable {
             }
         }
         return outcome
+    }
+
+    private func askUpstream(_ key: PlaceKey, after delay: Duration) async -> Outcome {
+        if delay > .zero { try? await Task.sleep(for: delay) }
+        while true {
+            if Task.isCancelled { return .unavailable("the server is stopping") }
+            guard let wait = state.withLock({ $0.spacing.start(now: .now) }) else { break }
+            try? await Task.sleep(for: wait)
+        }
+        do {
+            let (status, body) = try await fetch(key.url(base: configuration.base, zoom: configuration.zoom),
+                                                 [("User-Agent", Self.userAgent), ("Accept", "application/json")],
+                                                 configuration.timeout)
+            guard status == 200 else { return .unavailable("the geocoder answered HTTP \(status)") }
+            return NominatimReverse.outcome(json: body, source: configuration.base.host ?? "geocoder")
+        } catch {
+            return .unavailable("the geocoder did not answer: \(error)")
+        }
     }
 
     /// Places kept now (for tests).
