@@ -158,6 +158,9 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 // NIOThreadPool: the one pool for blocking work (App/Blocking.swift).
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // The one outgoing request, the crowd's reverse geocoder (App/HTTPGet.swift): HTTP/1.1
+                // client handlers, in the graph through Hummingbird.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // TLS/*: HTTPS, the private CA.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -199,7 +202,7 @@ let package = Package(
             name: "QuintetServerTests",
             dependencies: [
                 "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore", "Cadence", "Radio", "Crowd",
-                "MediaTags", "WireFormats", grdb,
+                "MediaTags", "WireFormats", "Locking", grdb,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -13,10 +13,14 @@ struct Serve: AsyncParsableCommand {
         QUINTET_DATA, QUINTET_WEB, QUINTET_LOG_LEVEL, QUINTET_LIBRARY,
         QUINTET_PUBLIC_URL, QUINTET_MAX_UPLOAD_MB, QUINTET_RADIO_BATCH_MS, QUINTET_CROWD_MIN_GROUP,
         QUINTET_CROWD_EXPIRY, QUINTET_CROWD_RATE_LIMIT, QUINTET_CROWD_DATABASE, QUINTET_TLS_CERT,
-        QUINTET_TLS_KEY, QUINTET_TLS_SELF_SIGNED (1), QUINTET_HTTP_PORT. Flags win over the environment.
+        QUINTET_TLS_KEY, QUINTET_TLS_SELF_SIGNED (1), QUINTET_HTTP_PORT, QUINTET_CROWD_TILES,
+        QUINTET_CROWD_TILES_ATTRIBUTION, QUINTET_CROWD_GEOCODER. Flags win over the environment.
         HTTPS (needed by phones for the motion sensor, the position and the microphone):
         --tls-cert/--tls-key with a certificate you have, or --tls-self-signed for a private CA
         made in the data folder, which a phone trusts once from the page /tls/ (docs/phone.md).
+        The crowd map draws a coordinate grid offline; --crowd-tiles shows a street map instead,
+        whose tile server learns which area each user looks at (docs/crowd.md, "Privacy of tiles
+        and place names"), and --crowd-geocoder names places in its location panel.
         On a first start the user `admin` is created with the password in QUINTET_ADMIN_PASSWORD,
         or a random one printed once. Without --library the demo library is written into the
         data folder and served.
@@ -69,6 +73,18 @@ struct Serve: AsyncParsableCommand {
             help: ArgumentHelp("Crowd: a postgres:// URL for the PostGIS backend (default: crowd.sqlite in the data folder; env QUINTET_CROWD_DATABASE).", valueName: "url"))
     var crowdDatabase: String?
 
+    @Option(name: .customLong("crowd-tiles"),
+            help: ArgumentHelp("Crowd: a street map's tile URL template, http(s) with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; the tile server learns where users look (default: a coordinate grid, offline; env QUINTET_CROWD_TILES).", valueName: "template"))
+    var crowdTiles: String?
+
+    @Option(name: .customLong("crowd-tiles-attribution"),
+            help: ArgumentHelp("Crowd: the tile provider's required credit, shown on the map, e.g. \"© OpenStreetMap contributors\" (env QUINTET_CROWD_TILES_ATTRIBUTION).", valueName: "text"))
+    var crowdTilesAttribution: String?
+
+    @Option(name: .customLong("crowd-geocoder"),
+            help: ArgumentHelp("Crowd: a Nominatim-compatible reverse geocoder's base URL for place names in the location panel; the server asks it with rounded coordinates, at most once a second, cached (default off; env QUINTET_CROWD_GEOCODER).", valueName: "url"))
+    var crowdGeocoder: String?
+
     @Option(name: .customLong("tls-cert"),
             help: ArgumentHelp("HTTPS: the PEM certificate, its chain may follow (env QUINTET_TLS_CERT); needs --tls-key.", valueName: "file"))
     var tlsCert: String?
@@ -116,6 +132,28 @@ struct Serve: AsyncParsableCommand {
     func resolvedCrowdRateLimit() throws -> Int { try Self.integer(crowdRateLimit, env: "QUINTET_CROWD_RATE_LIMIT", default: 60) }
 
     var resolvedCrowdDatabase: String? { crowdDatabase ?? Environment.value("QUINTET_CROWD_DATABASE") }
+
+    var resolvedCrowdTiles: String? { crowdTiles ?? Environment.value("QUINTET_CROWD_TILES") }
+
+    var resolvedCrowdTilesAttribution: String? { crowdTilesAttribution ?? Environment.value("QUINTET_CROWD_TILES_ATTRIBUTION") }
+
+    /// The geocoder's base URL, checked: an http(s) URL with a host and no query.
+    func resolvedCrowdGeocoder() throws -> URL? {
+        guard let text = crowdGeocoder ?? Environment.value("QUINTET_CROWD_GEOCODER") else { return nil }
+        if let problem = CrowdPage.geocoderProblem(text) { throw ValidationError("--crowd-geocoder \(problem), not '\(text)'") }
+        guard let url = URL(string: text) else { throw ValidationError("--crowd-geocoder is not a URL: '\(text)'") }
+        return url
+    }
+
+    /// Checks the crowd map's tile settings: a usable template, and a credit only with tiles.
+    func validateCrowdTiles() throws {
+        if let template = resolvedCrowdTiles, let problem = CrowdPage.tileTemplateProblem(template) {
+            throw ValidationError("--crowd-tiles \(problem), like https://tile.openstreetmap.org/{z}/{x}/{y}.png; not '\(template)'")
+        }
+        if resolvedCrowdTilesAttribution != nil, resolvedCrowdTiles == nil {
+            throw ValidationError("--crowd-tiles-attribution is the credit of the tiles' provider: give --crowd-tiles too")
+        }
+    }
 
     func resolvedRadioBatch() throws -> Int { try Self.integer(radioBatchMS, env: "QUINTET_RADIO_BATCH_MS", default: 500) }
 
@@ -174,6 +212,8 @@ struct Serve: AsyncParsableCommand {
         let rate = try resolvedCrowdRateLimit()
         guard (0...1_000_000).contains(rate) else { throw ValidationError("--crowd-rate-limit must be between 0 (off) and 1000000, not \(rate)") }
         do { try CrowdBackend.validate(url: resolvedCrowdDatabase) } catch { throw ValidationError(String(describing: error)) }
+        try validateCrowdTiles()
+        _ = try resolvedCrowdGeocoder()
         if logLevel == nil, let text = Environment.value("QUINTET_LOG_LEVEL"), Logger.Level(rawValue: text) == nil {
             throw ValidationError("QUINTET_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -206,6 +246,9 @@ struct Serve: AsyncParsableCommand {
         config.crowdExpiry = try resolvedCrowdExpiry()
         config.crowdRateLimit = try resolvedCrowdRateLimit()
         config.crowdDatabaseURL = resolvedCrowdDatabase
+        config.crowdTiles = resolvedCrowdTiles
+        config.crowdTilesAttribution = resolvedCrowdTilesAttribution
+        config.crowdGeocoder = try resolvedCrowdGeocoder()
         config.tls = try resolvedTLS()
         config.httpPort = try resolvedHTTPPort()
         if let folder = config.libraryDirectory {

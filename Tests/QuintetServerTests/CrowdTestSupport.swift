@@ -75,24 +75,24 @@ struct CrowdServer: @unchecked Sendable {
     let schema: String?
 
     static func make(_ kind: CrowdStoreKind = .sqlite, minGroup: Int = 1, expiry: TimeInterval = 1800,
-                     rateLimit: Int = 0) async throws -> CrowdServer {
+                     rateLimit: Int = 0, page: CrowdPage = CrowdPage(), places: CrowdPlaceNames? = nil) async throws -> CrowdServer {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("quintet-crowd-\(UUID().uuidString)")
         let settings = CrowdSettings(minGroup: minGroup, expiry: expiry)
         switch kind {
         case .sqlite:
             return try CrowdServer(data: data, backend: CrowdBackend.sqlite(dataDirectory: data, settings: settings),
-                                   rateLimit: rateLimit, schema: nil)
+                                   rateLimit: rateLimit, schema: nil, page: page, places: places)
         case .postgres:
             let base = try CrowdTestPostgres.url.get()
             let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
             let url = base + (base.contains("?") ? "&" : "?") + "schema=\(schema)&pool=2"
             let backend = try await CrowdBackend.open(url: url, dataDirectory: data, settings: settings,
                                                       logger: Logger(label: "crowd-route-tests"))
-            return try CrowdServer(data: data, backend: backend, rateLimit: rateLimit, schema: schema)
+            return try CrowdServer(data: data, backend: backend, rateLimit: rateLimit, schema: schema, page: page, places: places)
         }
     }
 
-    private init(data: URL, backend: CrowdBackend, rateLimit: Int, schema: String?) throws {
+    private init(data: URL, backend: CrowdBackend, rateLimit: Int, schema: String?, page: CrowdPage, places: CrowdPlaceNames?) throws {
         self.data = data
         self.backend = backend
         self.schema = schema
@@ -101,7 +101,7 @@ struct CrowdServer: @unchecked Sendable {
         let database = try QuintetApplication.openDatabase(in: data)
         let configuration = CrowdRoutes.Configuration(
             backend: backend, keys: try CrowdDeviceKeys(dataDirectory: data),
-            limiter: CrowdRateLimiter(limit: rateLimit), clock: { clock.now })
+            limiter: CrowdRateLimiter(limit: rateLimit), clock: { clock.now }, page: page, places: places)
         router = QuintetApplication.makeRouter(database: database, webDirectory: webDirectory, crowd: configuration)
     }
 

@@ -3,7 +3,14 @@
 // one call — and the groups found are pinned on the map (map.js) with circles of 2 × people + 1 m.
 // A pin opens a location panel (GET /api/crowd/locations/{id}): distance, people, average age,
 // men and women, the latest comments; a comment goes with a report to the location the device
-// is in, so the comment box opens only on that location.
+// is in, so the comment box opens only on that location. When the server has a reverse geocoder
+// (<meta name="crowd-geocoder" content="on">, written by `serve --crowd-geocoder`), the panel also
+// shows the location's place name, asked of this server (GET /api/crowd/place), never of the
+// geocoder itself: the geocoder sees neither this device's address nor its token.
+//
+// The position is asked for once, on the first visit, with one button (a permission prompt should
+// follow a gesture and say why); after a position was had, later visits use it at once. The
+// Permissions API tells a blocked position apart, so the page says how to allow it.
 //
 // The device token is random (crypto.randomUUID), made once and kept in localStorage; it is
 // never shown. Options (age, sex, pin colour, circles) are kept in localStorage too. Server
@@ -17,6 +24,7 @@ import { CrowdMap } from "/crowd/map.js";
 const DEVICE_KEY = "quintet.crowd.device";
 const OPTIONS_KEY = "quintet.crowd.options";
 const LOCATE_KEY = "quintet.crowd.locate"; // "auto" once a position was had: later visits locate at once
+const GEOCODER = (() => { const meta = $('meta[name="crowd-geocoder"]'); return !!meta && meta.content === "on"; })();
 const EARTH_RADIUS = 6371008.8; // m, the sphere of the server's haversine
 const START_SPAN = 500; // m across the map's smaller side at the first fix
 const LIMITS = { radius: [15, 2000], people: [1, 100], age: [0, 150], comment: 200 };
@@ -107,6 +115,7 @@ function mapLabels() {
     self: t("crowd.map.self"),
     grid: t("crowd.map.grid"),
     tiles: tileAttribution,
+    tilesFailed: t("crowd.map.tilesFailed"),
     pin: (l) => (l.people === null || l.people === undefined
       ? t("crowd.map.pinHidden", { id: l.id })
       : plural("crowd.map.pin", l.people, { id: l.id, distance: distance(l.distance_m) })),
@@ -140,13 +149,14 @@ function tileTemplate() {
 }
 
 const { template: tiles, ignored: tilesIgnored } = tileTemplate();
+const tileHost = (() => {
+  try { return tiles ? new URL(tiles.replace(/\{[zxys]\}/g, "0"), location.href).host : ""; } catch (_) { return ""; }
+})();
 const tileAttribution = (() => {
   if (!tiles) return "";
   const meta = $('meta[name="crowd-tiles-attribution"]');
   const credit = meta && meta.content ? meta.content : "";
-  let host = "";
-  try { host = new URL(tiles.replace(/\{[zxys]\}/g, "0"), location.href).host; } catch (_) { /* checked above */ }
-  return [credit, host].filter(Boolean).join(" · ");
+  return [credit, tileHost].filter(Boolean).join(" · ");
 })();
 
 const map = new CrowdMap($("#map"), {
@@ -154,9 +164,12 @@ const map = new CrowdMap($("#map"), {
   labels: mapLabels(),
   formatDistance: distance,
   onSelect: (location) => openPanel(location),
+  onTilesFailed: () => say("#map-privacy", () => `${t("crowd.map.tilesFailedNote", { host: tileHost })} ${t("crowd.map.tilesPrivacy", { host: tileHost })}`),
 });
 window.crowdMap = map; // for the e2e test and for poking around in the console
 if (tilesIgnored) say("#map-note", () => t("crowd.map.tilesIgnored"));
+// A tile server learns which area is looked at, roughly where the user is: the page says so.
+if (tiles) say("#map-privacy", () => t("crowd.map.tilesPrivacy", { host: tileHost }));
 
 // --- Geolocation -----------------------------------------------------------------------------
 
@@ -173,7 +186,7 @@ function located(position) {
   $("#send-button").disabled = state.busy;
   $("main").dataset.located = "yes";
   if (first) {
-    rememberLocating(true);
+    rememberLocating();
     map.fitSpan(state.position.lat, state.position.lon, START_SPAN);
     search();
   }
@@ -186,7 +199,6 @@ function located(position) {
 }
 
 function notLocated(err) {
-  if (err && err.code === 1) rememberLocating(false);
   const key = !err ? "crowd.geo.unsupported"
     : err.code === 1 ? "crowd.geo.denied"
       : err.code === 3 ? "crowd.geo.timeout" : "crowd.geo.unavailable";
@@ -209,21 +221,40 @@ function locate() {
 $("#geo-retry").addEventListener("click", () => { $("#geo-problem").hidden = true; locate(); });
 $("#geo-locate").addEventListener("click", locate);
 
+/** The browser's geolocation permission ("granted", "prompt" or "denied"), or null where the
+ *  Permissions API cannot tell (older Safari). */
+async function geolocationPermission() {
+  try {
+    if (!navigator.permissions || !navigator.permissions.query) return null;
+    return (await navigator.permissions.query({ name: "geolocation" })).state;
+  } catch (_) {
+    return null;
+  }
+}
+
 /** The first visit asks for the position only when the user presses "Find my position" (a
  *  permission prompt should follow a gesture and say why); once a position was had, later
- *  visits locate at once. */
-function startLocating() {
+ *  visits locate at once, unless the browser now blocks the position: then the page says how
+ *  to allow it instead of asking in vain. A blocked position on a first visit keeps the button
+ *  (pressing it says what to do) with the same advice. */
+async function startLocating() {
   const store = storage();
   let auto = false;
   try { auto = !!store && store.getItem(LOCATE_KEY) === "auto"; } catch (_) { auto = false; }
+  const permission = await geolocationPermission();
+  $("main").dataset.permission = permission || "unknown";
+  if (auto && permission === "denied") { notLocated({ code: 1 }); return; }
   if (auto) { locate(); return; }
-  say("#geo-status", () => t("crowd.geo.why"));
+  say("#geo-status", () => (permission === "denied" ? `${t("crowd.geo.why")} ${t("crowd.geo.blocked")}` : t("crowd.geo.why")));
   $("#geo-start").hidden = false;
 }
 
-function rememberLocating(yes) {
+/** Remembers that this browser chose to share its position: later visits use it at once. The
+ *  choice is kept when the browser later blocks the position (the page then says how to allow
+ *  it, and uses the position again at once once it is allowed). */
+function rememberLocating() {
   const store = storage();
-  try { if (store) { if (yes) store.setItem(LOCATE_KEY, "auto"); else store.removeItem(LOCATE_KEY); } } catch (_) { /* asks again next time */ }
+  try { if (store) store.setItem(LOCATE_KEY, "auto"); } catch (_) { /* asks again next time */ }
 }
 
 // --- The search settings -------------------------------------------------------------------
@@ -417,6 +448,7 @@ function openPanel(location) {
   showError("#comment-error", null);
   $("#comment-text").value = "";
   renderPanel();
+  showPlace(state.panel);
   $("#panel").hidden = false;
   if (window.matchMedia && window.matchMedia("(max-width: 899px)").matches) {
     $("#panel").scrollIntoView({ behavior: "smooth", block: "start" });
@@ -443,12 +475,48 @@ async function refreshPanel() {
   }
 }
 
+/** Place names already asked for this visit: "lat,lon,lang" (0.001°, as the server rounds) →
+ *  {name, source, licence}, or null where there is none. */
+const places = new Map();
+
+function placeKey(l) {
+  return `${Number(l.lat).toFixed(3)},${Number(l.lon).toFixed(3)},${lang().slice(0, 2)}`;
+}
+
+/** Asks this server for the place name of the panel's location (when it has a geocoder). */
+async function showPlace(panel) {
+  const l = panel.location;
+  if (!GEOCODER || !Number.isFinite(l.lat) || !Number.isFinite(l.lon)) return;
+  const key = placeKey(l);
+  if (!places.has(key)) {
+    const query = new URLSearchParams({ lat: l.lat, lon: l.lon, lang: lang().slice(0, 2) });
+    try {
+      places.set(key, await api(`/api/crowd/place?${query}`));
+    } catch (err) {
+      // No name there (404) is kept for the visit; busy or unavailable (503) is asked again next time.
+      if (err.status === 404) places.set(key, null);
+    }
+  }
+  if (state.panel === panel) renderPanel();
+}
+
+function renderPlace(l) {
+  const node = $("#panel-place");
+  const place = GEOCODER && Number.isFinite(l.lat) ? places.get(placeKey(l)) : null;
+  node.hidden = !place;
+  if (!place) { node.replaceChildren(); return; }
+  node.replaceChildren(
+    el("span", { class: "place-name" }, String(place.name)),
+    el("small", { class: "place-source" }, t("crowd.panel.placeSource", { source: String(place.licence || place.source) })));
+}
+
 function renderPanel() {
   const panel = state.panel;
   if (!panel) return;
   const l = { ...panel.location, ...(panel.detail || {}) };
   $("#panel").dataset.locationId = l.id;
   $("#panel-heading").textContent = t("crowd.panel.heading", { id: l.id });
+  renderPlace(l);
   const metres = Number.isFinite(panel.location.distance_m) ? panel.location.distance_m
     : state.position && Number.isFinite(l.lat) ? haversine(state.position, l) : NaN;
   $("#panel-distance").textContent = distance(metres);
@@ -563,6 +631,7 @@ function retranslate() {
   showRadius();
   renderResults();
   renderPanel();
+  if (state.panel) showPlace(state.panel); // the name in the new language
 }
 
 const picker = $("#language");

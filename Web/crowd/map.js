@@ -2,7 +2,9 @@
 // wheel, pinch, keys or buttons. Under everything a coordinate grid (lines every round number of
 // degrees, labelled) with a scale bar, so the map works offline; raster tiles from a URL
 // template ("https://tile.example.org/{z}/{x}/{y}.png") go on top when one is configured, and a
-// tile that fails to load is hidden, so the grid shows through. Pins are <button>s (tappable,
+// tile that fails to load is hidden, so the grid shows through; when every tile of the first view
+// fails (the tile server is down or unreachable) tiles are turned off for the visit and the map
+// is the grid alone, saying so in its corner. Pins are <button>s (tappable,
 // focusable, labelled); the head-count circles and the search radius are SVG.
 //
 // Nothing from the server is ever inserted as HTML: labels are attributes and text nodes.
@@ -63,15 +65,18 @@ export function tileURL(template, z, x, y) {
 }
 
 /** A map in `container` (which must have a size). Options:
- *  tiles: a URL template or "" for the grid only; labels: {zoomIn, zoomOut, recenter, map, pin(location)};
- *  formatDistance(m): the scale bar's text; onSelect(location): a pin was tapped. */
+ *  tiles: a URL template or "" for the grid only; labels: {zoomIn, zoomOut, recenter, map, grid,
+ *  tiles, tilesFailed, pin(location)}; formatDistance(m): the scale bar's text; onSelect(location):
+ *  a pin was tapped; onTilesFailed(): every tile of the first view failed and tiles were turned off. */
 export class CrowdMap {
-  constructor(container, { tiles = "", labels = {}, formatDistance = (m) => `${m} m`, onSelect = () => {} } = {}) {
+  constructor(container, { tiles = "", labels = {}, formatDistance = (m) => `${m} m`, onSelect = () => {},
+    onTilesFailed = () => {} } = {}) {
     this.container = container;
     this.tiles = tiles;
     this.labels = labels;
     this.formatDistance = formatDistance;
     this.onSelect = onSelect;
+    this.onTilesFailed = onTilesFailed;
     this.center = { lat: 0, lon: 0 };
     this.zoom = 2;
     this.self = null; // {lat, lon, accuracy}
@@ -81,6 +86,8 @@ export class CrowdMap {
     this.colour = "#c2185b";
     this.circles = true;
     this.tileFailures = 0;
+    this.tilesLoaded = 0;
+    this.tilesDown = false; // every tile of the first view failed: the grid alone from then on
     this.tileImages = new Map(); // "z/x/y" → <img>
     this.pointers = new Map(); // pointerId → {x, y}
     this.frame = 0;
@@ -175,7 +182,8 @@ export class CrowdMap {
     if (l.zoomOut) this.zoomOutButton.setAttribute("aria-label", l.zoomOut), (this.zoomOutButton.title = l.zoomOut);
     if (l.recenter) this.recenterButton.setAttribute("aria-label", l.recenter), (this.recenterButton.title = l.recenter);
     if (l.self) this.selfMarker.title = l.self;
-    this.attribution.textContent = this.tiles ? (l.tiles || "") : (l.grid || "");
+    this.attribution.textContent = !this.tiles ? (l.grid || "") : this.tilesDown ? (l.tilesFailed || l.grid || "") : (l.tiles || "");
+    this.container.dataset.tiles = !this.tiles ? "off" : this.tilesDown ? "failed" : "on";
   }
 
   listen() {
@@ -377,7 +385,7 @@ export class CrowdMap {
   }
 
   drawTiles() {
-    if (!this.tiles) { this.tileLayer.hidden = true; return; }
+    if (!this.tiles || this.tilesDown) { this.tileLayer.hidden = true; return; }
     this.tileLayer.hidden = false;
     const { width, height } = this.size();
     const z = clamp(Math.round(this.zoom), 0, MAX_TILE_ZOOM);
@@ -402,10 +410,15 @@ export class CrowdMap {
           img.draggable = false;
           img.decoding = "async";
           img.referrerPolicy = "no-referrer";
+          img.addEventListener("load", () => {
+            this.tilesLoaded += 1;
+            this.container.dataset.tilesLoaded = String(this.tilesLoaded);
+          });
           img.addEventListener("error", () => {
             img.classList.add("failed");
             this.tileFailures += 1;
             this.container.dataset.tileFailures = String(this.tileFailures);
+            this.checkTilesDown();
           });
           img.src = tileURL(this.tiles, z, wrapped, ty);
           this.tileImages.set(key, img);
@@ -418,6 +431,20 @@ export class CrowdMap {
     for (const [key, img] of this.tileImages) {
       if (!wanted.has(key)) { img.remove(); this.tileImages.delete(key); }
     }
+  }
+
+  /** Turns tiles off when not one has loaded and every tile asked for so far failed: a tile
+   *  server that is down or unreachable leaves the grid, not a map of holes (and no stream of
+   *  failing requests while panning). */
+  checkTilesDown() {
+    if (this.tilesDown || this.tilesLoaded > 0) return;
+    if (![...this.tileImages.values()].every((img) => img.classList.contains("failed"))) return;
+    this.tilesDown = true;
+    for (const img of this.tileImages.values()) img.remove();
+    this.tileImages.clear();
+    this.tileLayer.hidden = true;
+    this.applyLabels();
+    this.onTilesFailed();
   }
 
   drawShapes() {

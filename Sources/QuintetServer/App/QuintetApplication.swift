@@ -56,6 +56,10 @@ public enum QuintetApplication {
         router.middlewares.add(MetricsMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(MethodNotAllowedMiddleware())
+        if let crowd, crowd.page.writesPage {
+            // Before the files: the crowd page goes out with the tile and geocoder settings written in.
+            router.middlewares.add(CrowdPageMiddleware(page: crowd.page, webDirectory: webDirectory))
+        }
         router.middlewares.add(FileMiddleware(webDirectory.path, searchForIndexHtml: true))
         SystemRoutes.add(to: router, database: database)
         APIDocument.add(to: router)
@@ -110,7 +114,10 @@ public enum QuintetApplication {
         let crowd = try crowd ?? makeEmbeddedCrowdBackend(configuration: configuration)
         let crowdRoutes = CrowdRoutes.Configuration(
             backend: crowd, keys: try CrowdDeviceKeys(dataDirectory: configuration.dataDirectory),
-            limiter: CrowdRateLimiter(limit: configuration.crowdRateLimit))
+            limiter: CrowdRateLimiter(limit: configuration.crowdRateLimit),
+            page: CrowdPage(tiles: configuration.crowdTiles, tilesAttribution: configuration.crowdTilesAttribution,
+                            geocoder: configuration.crowdGeocoder != nil),
+            places: configuration.crowdGeocoder.map { CrowdPlaceNames(configuration: .init(base: $0)) })
         let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
                                 publicURL: configuration.publicURL, crowd: crowdRoutes)

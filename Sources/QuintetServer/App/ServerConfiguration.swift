@@ -37,6 +37,14 @@ public struct ServerConfiguration: Sendable {
     /// The Crowd's store: nil for `crowd.sqlite` in the data folder, or a `postgres://` URL
     /// for the PostGIS backend.
     public var crowdDatabaseURL: String?
+    /// The crowd map's raster tile URL template (`https://…/{z}/{x}/{y}.png`), written into the
+    /// crowd page as served; nil keeps the page's own (the offline grid by default).
+    public var crowdTiles: String?
+    /// The tile provider's credit shown in the map's corner (with `crowdTiles`).
+    public var crowdTilesAttribution: String?
+    /// A Nominatim-compatible reverse geocoder's base URL for place names in the crowd page's
+    /// location panel (asked by the server, at most once a second, cached); nil: off.
+    public var crowdGeocoder: URL?
     /// HTTPS on the port: a certificate from files, or a private CA made in the data folder;
     /// nil speaks plain HTTP (docs/phone.md).
     public var tls: TLSSource?

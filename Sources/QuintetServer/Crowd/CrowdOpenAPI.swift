@@ -85,6 +85,31 @@ public enum CrowdOpenAPI {
         }
       }
     },
+    "/api/crowd/place": {
+      "get": {
+        "operationId": "place",
+        "summary": "A short place name for a point, from the server's reverse geocoder",
+        "description": "Off unless the server runs with --crowd-geocoder URL (a Nominatim-compatible reverse geocoder); then 404 geocoder_off. The server rounds the coordinates to 0.001 degree and asks the geocoder itself (GET URL/reverse?format=jsonv2&lat=&lon=&zoom=17), with nothing of the request but the rounded coordinates and the language: no token, cookie or client address. At most one upstream request a second across the server (their starts 1.1 s apart): a lookup waits up to 3 s for its turn, later ones get 503 geocoder_busy with Retry-After. Names are cached in memory for 24 h, places without a name for 1 h.",
+        "parameters": [
+          { "name": "lat", "in": "query", "required": true, "schema": { "$ref": "#/components/schemas/Latitude" } },
+          { "name": "lon", "in": "query", "required": true, "schema": { "$ref": "#/components/schemas/Longitude" } },
+          { "name": "lang", "in": "query", "required": false, "schema": { "type": "string", "pattern": "^[a-z]{2,3}$" }, "description": "The language of the name (the geocoder's accept-language); the geocoder's default without it." }
+        ],
+        "responses": {
+          "200": {
+            "description": "The place's short name: neighbourhood or street, then the town.",
+            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Place" } } }
+          },
+          "400": { "$ref": "#/components/responses/BadRequest" },
+          "404": { "description": "geocoder_off: place names are off on this server; no_place: the geocoder knows no place there.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+          "503": {
+            "description": "geocoder_busy (with Retry-After): the one-request-a-second budget is taken; geocoder_unavailable: the geocoder did not answer usefully.",
+            "headers": { "Retry-After": { "description": "Seconds to wait (geocoder_busy only).", "schema": { "type": "integer" } } },
+            "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
+          }
+        }
+      }
+    },
     "/api/crowd/openapi.json": {
       "get": {
         "operationId": "openapi",
@@ -217,6 +242,15 @@ public enum CrowdOpenAPI {
           "location": { "$ref": "#/components/schemas/OwnLocation" }
         }
       },
+      "Place": {
+        "type": "object",
+        "required": ["name", "source"],
+        "properties": {
+          "name": { "type": "string", "description": "A short name, e.g. Brera, Milano." },
+          "source": { "type": "string", "description": "The geocoder's host name." },
+          "licence": { "type": "string", "description": "The data's licence as the geocoder states it (Nominatim's licence field); absent when it states none." }
+        }
+      },
       "Error": {
         "type": "object",
         "required": ["error"],
@@ -225,9 +259,9 @@ public enum CrowdOpenAPI {
             "type": "object",
             "required": ["code", "message"],
             "properties": {
-              "code": { "type": "string", "description": "invalid_input (400), content_too_large (413), rate_limited (429), not_found (404)." },
+              "code": { "type": "string", "description": "invalid_input (400), content_too_large (413), rate_limited (429), not_found (404), geocoder_off and no_place (404), geocoder_busy and geocoder_unavailable (503)." },
               "message": { "type": "string" },
-              "field": { "type": "string", "description": "The request field at fault: device, lat, lon, age, sex, comment, radius, min, max, limit, id, or body (not a JSON object, or too large)." }
+              "field": { "type": "string", "description": "The request field at fault: device, lat, lon, age, sex, comment, radius, min, max, limit, id, lang, or body (not a JSON object, or too large)." }
             }
           }
         }

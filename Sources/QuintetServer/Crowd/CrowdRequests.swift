@@ -184,7 +184,8 @@ enum CrowdRequests {
         return value
     }
 
-    private static func queryNumber(_ fields: FormFields, _ field: String, _ reason: String) throws -> Double {
+    /// A required decimal query field (400 naming it when missing or not a finite decimal).
+    static func queryNumber(_ fields: FormFields, _ field: String, _ reason: String) throws -> Double {
         guard let text = fields.get(field) else { throw invalid(field, "is required: it " + reason) }
         guard let value = decimal(text) else { throw invalid(field, reason) }
         return value

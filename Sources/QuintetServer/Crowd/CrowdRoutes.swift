@@ -13,6 +13,8 @@ import NIOCore
 ///   `{"locations": [{"id", "lat", "lon", "people", "avg_age", "men", "women", "distance_m"}], "truncated"}`.
 /// - `GET /api/crowd/locations/{id}`: the statistics plus `"comments": [{"text", "time"}]`;
 ///   404 when there is no such location or it is below the minimum group.
+/// - `GET /api/crowd/place?lat=&lon=&lang=`: a place name from the reverse geocoder, if one is
+///   configured (``CrowdPlaceRoute``).
 /// - `GET /api/crowd/openapi.json`: the OpenAPI 3.1 description of all this (also part of
 ///   `/api/openapi.json`, the document of the whole API).
 ///
@@ -28,13 +30,20 @@ public enum CrowdRoutes {
         public var limiter: CrowdRateLimiter
         /// The server's clock (every call's `now`); tests move it.
         public var clock: @Sendable () -> Date
+        /// What the server writes into the crowd page (tiles, their credit, place names on).
+        public var page: CrowdPage
+        /// The reverse geocoder behind `GET /api/crowd/place`; nil: place names are off.
+        public var places: CrowdPlaceNames?
 
         public init(backend: CrowdBackend, keys: CrowdDeviceKeys, limiter: CrowdRateLimiter,
-                    clock: @escaping @Sendable () -> Date = { Date() }) {
+                    clock: @escaping @Sendable () -> Date = { Date() },
+                    page: CrowdPage = CrowdPage(), places: CrowdPlaceNames? = nil) {
             self.backend = backend
             self.keys = keys
             self.limiter = limiter
             self.clock = clock
+            self.page = page
+            self.places = places
         }
     }
 
@@ -49,6 +58,7 @@ public enum CrowdRoutes {
         router.post("api/crowd/reports") { request, _ in try await handlers.report(request) }
         router.get("api/crowd/locations") { request, _ in try await handlers.search(request) }
         router.get("api/crowd/locations/{id}") { request, context in try await handlers.location(request, context) }
+        CrowdPlaceRoute.add(to: router, places: configuration.places)
         // The Crowd's part of /api/openapi.json, on its own (its first URL, kept for its clients).
         router.get("api/crowd/openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: plainJSON],
