@@ -171,6 +171,13 @@ def test_pages_and_api_over_https_verified_against_the_private_ca(private):
     assert api.status_code == 200 and "state" in api.json()
     with pytest.raises(requests.exceptions.SSLError):
         requests.get(private.url("/healthz"), timeout=10)  # the system's trust store does not know the CA
+    # The session cookie of an HTTPS server is Secure: a browser never sends it over plain HTTP.
+    name, password = private.admin
+    signed = requests.post(private.url("/api/session"), json={"name": name, "password": password}, timeout=10,
+                           verify=private.verify)
+    assert signed.status_code == 200, signed.text
+    cookie = signed.headers["Set-Cookie"]
+    assert cookie.startswith("quintet_session=") and "secure" in cookie.lower() and "httponly" in cookie.lower(), cookie
 
 
 def test_the_printed_shown_and_served_fingerprints_agree(private):

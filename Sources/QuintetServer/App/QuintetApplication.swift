@@ -43,13 +43,15 @@ public enum QuintetApplication {
 
     /// The router: middleware, API routes and static pages. `library` serves the music
     /// library (none: its routes answer 404); `auth` checks users (a default one if nil);
-    /// `publicURL` is the base of absolute URLs in podcast feeds (else the request's Host).
+    /// `publicURL` is the base of absolute URLs in podcast feeds (else the request's Host);
+    /// `secureCookies` marks the session cookie `Secure` (the server speaks HTTPS).
     public static func makeRouter(database: QuintetDatabase, webDirectory: URL,
                                   maxUploadBytes: Int = TempoRoutes.maxUploadBytes,
                                   library: LibraryService? = nil,
                                   auth: Authenticator? = nil,
                                   publicURL: String? = nil,
-                                  crowd: CrowdRoutes.Configuration? = nil) -> Router<QuintetRequestContext> {
+                                  crowd: CrowdRoutes.Configuration? = nil,
+                                  secureCookies: Bool = false) -> Router<QuintetRequestContext> {
         PrometheusMetrics.bootstrap()
         let router = Router(context: QuintetRequestContext.self)
         router.middlewares.add(RequestLogMiddleware(.info))
@@ -69,7 +71,7 @@ public enum QuintetApplication {
         TagRoutes.add(to: router, uploads: uploads, maxUploadBytes: maxUploadBytes, limiter: limiter)
         RunnerRoutes.addCadence(to: router, maxUploadBytes: maxUploadBytes, limiter: limiter)
         let auth = auth ?? Authenticator(database: database)
-        SessionRoutes.add(to: router, auth: auth)
+        SessionRoutes.add(to: router, auth: auth, secureCookies: secureCookies)
         RadioRoutes.add(to: router, radio: RadioStore(database: database, decoder: AudioFileDecoder()), auth: auth, publicURL: publicURL)
         if let crowd { CrowdRoutes.add(to: router, configuration: crowd) }
         if let library {
@@ -120,7 +122,8 @@ public enum QuintetApplication {
             places: configuration.crowdGeocoder.map { CrowdPlaceNames(configuration: .init(base: $0)) })
         let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
-                                publicURL: configuration.publicURL, crowd: crowdRoutes)
+                                publicURL: configuration.publicURL, crowd: crowdRoutes,
+                                secureCookies: configuration.tls != nil)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
         var services: [any Service] = [
             DatabaseService(database: database, logger: logger,

@@ -4,7 +4,8 @@ import QuintetStore
 
 /// Signing in and out of the web pages:
 /// - `POST /api/session` `{"name", "password"}` → `{"user": {"id", "name", "role"}}` and the
-///   `quintet_session` cookie (HttpOnly, SameSite=Strict); 401 `invalid_credentials`;
+///   `quintet_session` cookie (HttpOnly, SameSite=Strict, and Secure when the server speaks
+///   HTTPS, so a browser never sends it over plain HTTP); 401 `invalid_credentials`;
 /// - `GET /api/session` → `{"user": {…}}`, or `{"user": null}` when nobody is signed in (a
 ///   200: pages ask on every load, and a 401 would be logged as a browser console error);
 /// - `DELETE /api/session` → 204, the session ends and the cookie is cleared.
@@ -24,7 +25,7 @@ enum SessionRoutes {
         SessionView(user: UserView(id: user.id ?? 0, name: user.name, role: user.role.rawValue))
     }
 
-    static func add(to router: Router<QuintetRequestContext>, auth: Authenticator) {
+    static func add(to router: Router<QuintetRequestContext>, auth: Authenticator, secureCookies: Bool = false) {
         router.post("api/session") { request, context -> Response in
             let body = try await request.decode(as: SignIn.self, context: context)
             guard body.name.utf8.count <= 256, body.password.utf8.count <= 1024,
@@ -35,7 +36,7 @@ enum SessionRoutes {
             let token = try await Blocking.run { try sessions.create(userID: user.id ?? 0) }
             var response = try APIJSON.response(view(user))
             response.setCookie(Cookie(name: Authenticator.cookieName, value: token, maxAge: 30 * 86_400, path: "/",
-                                      secure: false, httpOnly: true, sameSite: .strict))
+                                      secure: secureCookies, httpOnly: true, sameSite: .strict))
             return response
         }
         // Only this route reads who is signed in (sign-in and sign-out need no user).
@@ -50,7 +51,7 @@ enum SessionRoutes {
             }
             var response = Response(status: .noContent)
             response.setCookie(Cookie(name: Authenticator.cookieName, value: "", maxAge: 0, path: "/",
-                                      secure: false, httpOnly: true, sameSite: .strict))
+                                      secure: secureCookies, httpOnly: true, sameSite: .strict))
             return response
         }
     }
