@@ -321,14 +321,36 @@ final class LiveMount: @unchecked Sendable {
         }
     }
 
-    /// One listener's batch: written on the listener's own loop.
+    /// One listener's batch: written on the listener's own loop, flushed every
+    /// ``flushEvery`` bytes.
+    ///
+    /// Why pieces: over TLS, swift-nio-ssl encrypts what one flush hands it into a single
+    /// buffer per connection that keeps its largest capacity for the connection's life (its
+    /// `maximumPreservedOutboundBufferCapacity` is not applied by 2.37). A 64 KiB burst flushed
+    /// at once left every TLS listener holding 64 KiB+ of ciphertext buffer (5,000 listeners:
+    /// 602 MB against icecast2's 174, docs/benchmarks.md "TLS cost"). Pieces of 8 KiB keep it at
+    /// its initial 16 KiB (an 8 KiB record and its overhead fit). Over plain HTTP a burst costs
+    /// a few more `writev` calls, once per connection.
     private struct Delivery: Sendable {
+        static let flushEvery = 8 * 1024
+
         let channel: any Channel
         let buffers: [ByteBuffer]
         let closing: Bool
 
         func write() {
-            for b in buffers { channel.write(b, promise: nil) }
+            var unflushed = 0
+            for buffer in buffers {
+                var rest = buffer
+                while rest.readableBytes > 0, let piece = rest.readSlice(length: min(rest.readableBytes, Self.flushEvery - unflushed)) {
+                    channel.write(piece, promise: nil)
+                    unflushed += piece.readableBytes
+                    if unflushed == Self.flushEvery {
+                        channel.flush()
+                        unflushed = 0
+                    }
+                }
+            }
             if closing {
                 let channel = self.channel
                 channel.writeAndFlush(ByteBuffer()).whenComplete { _ in channel.close(promise: nil) }
