@@ -72,8 +72,10 @@ bench-physics:
 
 # Live radio: icecast2 and `quintet serve` side by side (same ffmpeg source, same ICY listener
 # client from ../shared/radio-bench); N listeners (default 5000) for T seconds (default 60), RUNS.
+# TLS=1: both servers serve the listeners over TLS on the same certificate (stunnel4 in front of
+# the listener client), next to the plain pair of the same run (results radio-tls-<UTC>.json).
 bench-radio:
-	bash scripts/bench-radio -n $(or $(N),5000) -t $(or $(T),60) --runs $(or $(RUNS),1)
+	bash scripts/bench-radio -n $(or $(N),5000) -t $(or $(T),60) --runs $(or $(RUNS),1)$(if $(TLS), --tls)
 
 # Crowd with a city-sized state (DEVICES, default 1000000, by the simulator): wrk against
 # `quintet serve` on SQLite and on PostGIS, pgbench on the PL/pgSQL functions, kill -9 durability;

@@ -102,8 +102,9 @@ def table(ice, q):
         ("ramp (s)", lambda x: f(x['ramp_s']), None),
     ]
     if ice.get("tls") or q.get("tls"):
+        rows.append(("TLS negotiated (openssl s_client)", lambda x: x['tls'] or "–", None))
+    if ice.get("stunnel_cpu") is not None or q.get("stunnel_cpu") is not None:
         rows += [
-            ("TLS negotiated (openssl s_client)", lambda x: x['tls'] or "–", None),
             ("stunnel CPU % of one core (client side)", lambda x: f(x['stunnel_cpu']), None),
             ("stunnel RSS max MB (client side)", lambda x: f(x['stunnel_rss_max_mb']), None),
         ]
@@ -163,7 +164,9 @@ def main_tls(a):
             return 1
         tg = tls_targets(ice, q, a.n)
         all_met = all_met and all(ok for _, ok in tg)
-        print(f"\nRun {r}: {a.n} ICY listeners over TLS (stunnel client, {a.suite}), {a.t:g} s after the ramp\n")
+        client = ("stunnel4 in front of listeners.py" if a.tls_client == "stunnel"
+                  else "listeners.py with TLS in its event loop, scripts/bench-radio.d/tls_listeners.py")
+        print(f"\nRun {r}: {a.n} ICY listeners over TLS ({client}; offer: {a.suite}), {a.t:g} s after the ramp\n")
         print(table(ice, q))
         print()
         for label, ok in tg:
@@ -241,7 +244,10 @@ def write_tls_result(out, a):
     }
     ratios = {k: v for k, v in ratios.items() if v is not None}
     bench_result.write("radio-tls", parameters={"listeners": a.n, "seconds": a.t, "runs": a.runs,
-                                                "client_procs": a.procs, "tls_client": "stunnel4 (client mode)",
+                                                "client_procs": a.procs,
+                                                "tls_client": "stunnel4 (client mode) in front of listeners.py"
+                                                if a.tls_client == "stunnel" else
+                                                "listeners.py over TLS (scripts/bench-radio.d/tls_listeners.py)",
                                                 "suite": a.suite, "plain_pair": not a.no_plain,
                                                 "source": "plain HTTP to both servers"},
                        figures=figures_out, ratios=ratios,
@@ -262,6 +268,7 @@ def main():
     ap.add_argument("--tls", action="store_true")
     ap.add_argument("--suite", default="TLS_AES_128_GCM_SHA256")
     ap.add_argument("--no-plain", action="store_true")
+    ap.add_argument("--tls-client", choices=("own", "stunnel"), default="own")
     a = ap.parse_args()
     if a.tls:
         return main_tls(a)
