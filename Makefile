@@ -82,14 +82,23 @@ bench-physics:
 
 # Live radio: icecast2 and `quintet serve` side by side (same ffmpeg source, same ICY listener
 # client from ../shared/radio-bench); N listeners (default 5000) for T seconds (default 60), RUNS.
+# TLS=1: both servers serve the listeners over TLS on the same certificate (stunnel4 in front of
+# the listener client), next to the plain pair of the same run (results radio-tls-<UTC>.json).
 bench-radio:
-	bash scripts/bench-radio -n $(or $(N),5000) -t $(or $(T),60) --runs $(or $(RUNS),1)
+	bash scripts/bench-radio -n $(or $(N),5000) -t $(or $(T),60) --runs $(or $(RUNS),1)$(if $(TLS), --tls)
 
 # Crowd with a city-sized state (DEVICES, default 1000000, by the simulator): wrk against
 # `quintet serve` on SQLite and on PostGIS, pgbench on the PL/pgSQL functions, kill -9 durability;
 # SECONDS per measurement (default 20), CONNECTIONS (default 64); QUICK=1 for 50,000 devices, 5 s.
+# TLS=1 instead: the 200 m search over HTTPS next to HTTP on the same state (scripts/bench-crowd-tls:
+# plain and TLS servers on one data folder in alternating order, ROUNDS default 2; results
+# crowd-tls-<UTC>.json); no PostGIS, no reports.
 bench-crowd:
+ifdef TLS
+	bash scripts/bench-crowd-tls --devices $(or $(DEVICES),$(if $(QUICK),50000,1000000)) --seconds $(or $(SECONDS),$(if $(QUICK),5,20)) --connections $(or $(CONNECTIONS),64) --rounds $(or $(ROUNDS),2)
+else
 	bash scripts/bench-crowd --devices $(or $(DEVICES),$(if $(QUICK),50000,1000000)) --seconds $(or $(SECONDS),$(if $(QUICK),5,20)) --connections $(or $(CONNECTIONS),64)
+endif
 
 # The newest result of each bench against the committed ratio thresholds
 # (Benchmarks/thresholds.json): prints every comparison, names each regression, fails on any.
