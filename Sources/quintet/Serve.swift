@@ -220,6 +220,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocTuning.applyForManyConnections() // before the first connection's buffers
         let level = logLevel ?? Environment.value("QUINTET_LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

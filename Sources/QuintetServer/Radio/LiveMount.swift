@@ -39,11 +39,14 @@ final class LiveMount: @unchecked Sendable {
         let channel: any Channel
         var offset: Int64
         var icy: IcyInterleaver?
-        init(id: Int, channel: any Channel, offset: Int64, icy: IcyInterleaver?) {
+        /// The connection speaks TLS: its batches are flushed in pieces (see ``Delivery``).
+        let encrypted: Bool
+        init(id: Int, channel: any Channel, offset: Int64, icy: IcyInterleaver?, encrypted: Bool) {
             self.id = id
             self.channel = channel
             self.offset = offset
             self.icy = icy
+            self.encrypted = encrypted
         }
     }
 
@@ -190,8 +193,9 @@ final class LiveMount: @unchecked Sendable {
 
     // MARK: listeners
 
-    /// Adds a listener: writes the response head and the burst at once.
-    func addListener(channel: any Channel, wantsMetadata: Bool) {
+    /// Adds a listener: writes the response head and the burst at once. `encrypted`: the
+    /// connection speaks TLS.
+    func addListener(channel: any Channel, wantsMetadata: Bool, encrypted: Bool = false) {
         guard !ended else {
             IcecastReply.send(.notFound, on: channel)
             return
@@ -202,7 +206,8 @@ final class LiveMount: @unchecked Sendable {
         let start = buffer.burstStart(size: radio.configuration.burstSize)
         let metaint = radio.configuration.metaint
         let listener = Listener(id: id, channel: channel, offset: start,
-                                icy: wantsMetadata ? IcyInterleaver(metaint: metaint, startingAt: start) : nil)
+                                icy: wantsMetadata ? IcyInterleaver(metaint: metaint, startingAt: start) : nil,
+                                encrypted: encrypted)
         listeners[id] = listener
         listens += 1
         radio.listenerAdded()
@@ -226,7 +231,7 @@ final class LiveMount: @unchecked Sendable {
             let id = nextListenerID
             nextListenerID += 1
             let start = buffer.burstStart(size: radio.configuration.burstSize)
-            let newcomer = Listener(id: id, channel: listener.channel, offset: start, icy: nil)
+            let newcomer = Listener(id: id, channel: listener.channel, offset: start, icy: nil, encrypted: listener.encrypted)
             listeners[id] = newcomer
             peakListeners = max(peakListeners, listeners.count)
             listener.channel.closeFuture.whenComplete { [weak self] _ in
@@ -311,7 +316,8 @@ final class LiveMount: @unchecked Sendable {
             for var b in out { joined.writeBuffer(&b) }
             out = [joined]
         }
-        let delivery = Delivery(channel: channel, buffers: out, closing: closing)
+        let delivery = Delivery(channel: channel, buffers: out, closing: closing,
+                                flushEvery: listener.encrypted ? Delivery.encryptedPiece : nil)
         if channel.eventLoop === eventLoop {
             delivery.write()
         } else if let i = remote.firstIndex(where: { $0.loop === channel.eventLoop }) {
@@ -321,35 +327,43 @@ final class LiveMount: @unchecked Sendable {
         }
     }
 
-    /// One listener's batch: written on the listener's own loop, flushed every
-    /// ``flushEvery`` bytes.
+    /// One listener's batch: written on the listener's own loop and flushed; over TLS flushed
+    /// every ``encryptedPiece`` bytes.
     ///
-    /// Why pieces: over TLS, swift-nio-ssl encrypts what one flush hands it into a single
+    /// Why pieces over TLS: swift-nio-ssl encrypts what one flush hands it into a single
     /// buffer per connection that keeps its largest capacity for the connection's life (its
     /// `maximumPreservedOutboundBufferCapacity` is not applied by 2.37). A 64 KiB burst flushed
     /// at once left every TLS listener holding 64 KiB+ of ciphertext buffer (5,000 listeners:
-    /// 602 MB against icecast2's 174, docs/benchmarks.md "TLS cost"). Pieces of 8 KiB keep it at
-    /// its initial 16 KiB (an 8 KiB record and its overhead fit). Over plain HTTP a burst costs
-    /// a few more `writev` calls, once per connection.
+    /// 602 MB against icecast2's 174, docs/benchmarks.md "TLS cost"). Pieces of 2 KiB keep it at
+    /// its initial 16 KiB, of which only the first pages are ever written (with
+    /// ``MallocTuning``, only those are resident): 8 KiB pieces gave 235 MB, 2 KiB 217 MB
+    /// (without the tuning). Plain connections get one flush per batch: pieces there cost
+    /// `writev` calls (a tick's 8 KB in four: plain CPU 1.0× icecast2's instead of 0.6×) and
+    /// save nothing, the chunks being shared by every listener.
     private struct Delivery: Sendable {
-        static let flushEvery = 8 * 1024
+        static let encryptedPiece = 2 * 1024
 
         let channel: any Channel
         let buffers: [ByteBuffer]
         let closing: Bool
+        let flushEvery: Int?
 
         func write() {
-            var unflushed = 0
-            for buffer in buffers {
-                var rest = buffer
-                while rest.readableBytes > 0, let piece = rest.readSlice(length: min(rest.readableBytes, Self.flushEvery - unflushed)) {
-                    channel.write(piece, promise: nil)
-                    unflushed += piece.readableBytes
-                    if unflushed == Self.flushEvery {
-                        channel.flush()
-                        unflushed = 0
+            if let flushEvery {
+                var unflushed = 0
+                for buffer in buffers {
+                    var rest = buffer
+                    while rest.readableBytes > 0, let piece = rest.readSlice(length: min(rest.readableBytes, flushEvery - unflushed)) {
+                        channel.write(piece, promise: nil)
+                        unflushed += piece.readableBytes
+                        if unflushed == flushEvery {
+                            channel.flush()
+                            unflushed = 0
+                        }
                     }
                 }
+            } else {
+                for b in buffers { channel.write(b, promise: nil) }
             }
             if closing {
                 let channel = self.channel

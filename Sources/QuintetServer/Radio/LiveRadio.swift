@@ -3,6 +3,7 @@ import Logging
 import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOSSL
 import Radio
 
 /// The live side of the radio: the mounts under `/live/`, their sources and listeners.
@@ -200,7 +201,8 @@ final class LiveRadio: Sendable {
         // A listener sends nothing after its request: small reads are enough.
         _ = try? channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 256))
         let wantsMetadata = head["icy-metadata"]?.trimmingCharacters(in: .whitespaces) == "1"
-        mount.eventLoop.execute { mount.addListener(channel: channel, wantsMetadata: wantsMetadata) }
+        let encrypted = (try? channel.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)) != nil
+        mount.eventLoop.execute { mount.addListener(channel: channel, wantsMetadata: wantsMetadata, encrypted: encrypted) }
     }
 
     enum SourceKind: Equatable { case relay(String), transcode }
