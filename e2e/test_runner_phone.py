@@ -17,6 +17,7 @@ import requests
 from selenium.webdriver.common.by import By
 
 from conftest import ARTIFACTS, open_page, severe_console_entries, start_server, stop_server, wait
+from test_runner_page import shown, spm, text  # the runner page's readers, one copy
 
 FFMPEG = shutil.which("ffmpeg") or "ffmpeg"
 
@@ -102,22 +103,6 @@ def page(phone_server, browser):
         scripts.remove()
         # Leave no run behind: stop it if one is on.
         browser.execute_script("const b = document.querySelector('#run-stop'); if (b && !b.disabled) b.click();")
-
-
-def shown(driver, selector: str) -> bool:
-    found = driver.find_elements(By.CSS_SELECTOR, selector)
-    return bool(found) and found[0].is_displayed()
-
-
-def text(driver, selector: str) -> str:
-    return driver.find_element(By.CSS_SELECTOR, selector).text
-
-
-def spm(driver) -> float | None:
-    try:
-        return float(text(driver, "#run-spm"))
-    except ValueError:
-        return None
 
 
 def choose_source(driver, source: str, cadence: int | None = None) -> None:
