@@ -11,7 +11,8 @@ catalog"): cover pairs (same title and composer, other artists), a band's own li
 (not linked), duplicates on one album and two album-less songs (not identical), titles that
 differ only by case, whitespace or NFC/NFD (linked) or by "(Live)" (not linked),
 multi-valued and "feat." credits, album artist vs track artist, a compilation under
-Various Artists, discs, years, genres, composers and BPM; corrupt files, non-audio files, a
+Various Artists, discs, years, genres, composers and BPM; corrupt files (an MP3 cut inside its
+ID3 tag, a FLAC cut inside its PICTURE block), non-audio files, a
 symbolic link loop, a link to a folder outside the library, and (when not running as root)
 an unreadable file and folder.
 
@@ -320,6 +321,19 @@ def write_tags(path: Path, tagger: str, t: Tags) -> None:
         raise ValueError(tagger)
 
 
+def flac_block(data: bytes, kind: int) -> tuple[int, int]:
+    """Where the first metadata block of `kind` starts (its body) and its length (RFC 9639 §8)."""
+    assert data[:4] == b"fLaC"
+    at = 4
+    while True:
+        header = data[at]
+        size = int.from_bytes(data[at + 1:at + 4], "big")
+        if header & 0x7F == kind:
+            return at + 4, size
+        assert not header & 0x80, f"no metadata block of type {kind}"
+        at += 4 + size
+
+
 def length(path: Path, fmt: str) -> float:
     """mutagen's idea of the duration (a third party's reading of the stream)."""
     cls = {"mp3": MP3, "flac": FLAC, "m4a": MP4, "ogg": OggVorbis, "opus": OggOpus, "wav": WAVE}[fmt]
@@ -560,6 +574,15 @@ def generate(base: Path) -> Manifest:
                   credited=["Nobody"], album_artist="Nobody", check_duration=False)
     whole = (root / half.path).read_bytes()
     (root / half.path).write_bytes(whole[: id3_end(whole) + (len(whole) - id3_end(whole)) // 2])
+    # A FLAC cut in the middle of its PICTURE block: STREAMINFO and the comments are whole,
+    # but no audio frame is left, so it is an error like the MP3 cut inside its tag.
+    cut_flac = broken / "cut picture.flac"
+    make_audio(cut_flac, "flac", 5.0, 78)
+    write_tags(cut_flac, "flac", Tags("Cut Picture", ["Nobody"], "Nowhere", picture=b"\x89PNG\r\n\x1a\n" + bytes(16384)))
+    whole = cut_flac.read_bytes()
+    start, size = flac_block(whole, 6)
+    cut_flac.write_bytes(whole[: start + size // 2])
+    errors["Broken/cut picture.flac"] = "no audio"
     (broken / "noise.flac").write_bytes(random.Random(1234).randbytes(8192))
     errors["Broken/noise.flac"] = None
     (broken / "not audio.ogg").write_text("This is a text file with an audio extension.\n")

@@ -14,14 +14,18 @@ import Foundation
 ///
 /// Edge cases: a leading ID3v2 tag (written by some taggers) is skipped by its declared
 /// size; a file cut inside the metadata keeps the blocks read before the cut, provided
-/// STREAMINFO was among them; a total sample count of 0 (unknown) gives no duration.
+/// STREAMINFO was among them, but has no audio: its stream facts are left out (codec only),
+/// as for an MP3 with no audio frame, so a catalog does not take its tags for a song. The
+/// same holds when nothing follows the last metadata block. A total sample count of 0
+/// (unknown) gives no duration.
 public enum FLACFile {
     /// At most this many metadata blocks are visited (real files have fewer than 20).
     static let maxBlocks = 4_096
 
     /// Reads tags and stream info from a FLAC file.
     /// - Throws: `.unrecognized` without the "fLaC" marker, `.malformed` when STREAMINFO
-    ///   is missing, too short or cut off.
+    ///   is missing, too short or cut off. A file whose metadata is cut after STREAMINFO
+    ///   is no error: its tags come back with no stream facts (see above).
     public static func read(_ source: some ByteSource) throws -> MediaInfo {
         var offset = try id3v2Size(source)
         guard try source.read(at: offset, length: 4) == Array("fLaC".utf8) else {
@@ -60,7 +64,11 @@ public enum FLACFile {
         }
         if let comments { tags = comments }
         tags.pictures += pictures
-        if let duration = info.duration, duration > 0, complete {
+        // Cut inside the metadata (or right after it): not one audio frame, so no stream.
+        guard complete, offset < source.count else {
+            return MediaInfo(format: .flac, tags: tags, stream: StreamInfo(codec: "flac"))
+        }
+        if let duration = info.duration, duration > 0 {
             let bits = Double(max(0, source.count - offset)) * 8 / duration
             if bits.isFinite, bits < Double(Int32.max) { info.bitrate = Int(bits.rounded()) }
         }

@@ -42,6 +42,10 @@ struct CatalogTests {
         try Data(Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, UInt8(frame.count)] + frame)
             .write(to: r.appendingPathComponent("Band/tagonly.mp3"))
         try Data([0x89, 0x50, 0x4E, 0x47, 1, 2, 3]).write(to: r.appendingPathComponent("Cafe/folder.jpg"))
+        // A FLAC cut in the middle of its PICTURE block (the last metadata block): STREAMINFO
+        // and the comments are whole, but not one audio frame follows. Tags alone are no song.
+        let full = FLACFixture.bytes(comments: ["TITLE=Cut Picture", "ARTIST=The Band"], seconds: 100, picture: true)
+        try Data(full.prefix(full.count - 256 - 2 - 30)).write(to: r.appendingPathComponent("Band/cutpicture.flac"))
     }
 
     @Test("a scan stores songs, albums, artists; reports bad files per path and goes on")
@@ -50,10 +54,11 @@ struct CatalogTests {
         defer { f.remove() }
         try Self.plantLibrary(f)
         let report = try f.scan()
-        #expect(report.files == 12)
+        #expect(report.files == 13)
         #expect(report.songs == 10)
-        #expect(Set(report.errors.map(\.path)) == ["Band/broken.flac", "Band/empty.mp3", "Band/tagonly.mp3"])
+        #expect(Set(report.errors.map(\.path)) == ["Band/broken.flac", "Band/cutpicture.flac", "Band/empty.mp3", "Band/tagonly.mp3"])
         #expect(report.errors.first { $0.path == "Band/tagonly.mp3" }?.reason.contains("no audio") == true)
+        #expect(report.errors.first { $0.path == "Band/cutpicture.flac" }?.reason.contains("no audio") == true)
         #expect(report.errors.allSatisfy { !$0.reason.isEmpty })
         let artists = try f.catalog.artists(userID: nil).map(\.name)
         // "The Band", "  the   BAND " are one artist; "Café" composed and decomposed are one.
@@ -114,7 +119,7 @@ struct CatalogTests {
         try Self.plantLibrary(f)
         _ = try f.scan()
         let unchanged = try f.scan()
-        #expect(unchanged.read == 2) // only the two unreadable files are tried again
+        #expect(unchanged.read == 3) // only the three unreadable files are tried again
         #expect(unchanged.unchanged == 10)
         let user = try f.user("ada")
         let song = try f.song("Second Song")
@@ -126,7 +131,7 @@ struct CatalogTests {
         try FileManager.default.removeItem(at: f.root.appendingPathComponent("Cafe/02.flac"))
         try FLACFixture.write(f.root, "New/01.flac", ["TITLE=Fresh", "ARTIST=Newcomer", "ALBUM=Debut"])
         let report = try f.scan()
-        #expect(report.read == 4) // changed + new + the two unreadable ones
+        #expect(report.read == 5) // changed + new + the three unreadable ones
         #expect(report.removed == 1)
         #expect(report.songs == 10)
         let edited = try f.catalog.song(id: song.id, userID: user)

@@ -137,6 +137,27 @@ import Testing
         #expect(info.tags.title == "Cut")
     }
 
+    @Test func cutInsideThePictureBlockKeepsTagsButHasNoStream() throws {
+        let picture = FLACBuilder.picture(description: "front", data: PackedBytes.jpeg(4_000))
+        let file = FLACBuilder.tagged(comments: ["TITLE=Cut in the picture"], pictures: [picture], audio: 1_000)
+        // The picture is the last metadata block: cut halfway through it (no audio frame left).
+        let cut = Array(file.prefix(file.count - 1_000 - picture.count / 2))
+        let info = try FLACFile.read(DataByteSource(cut))
+        #expect(info.tags.title == "Cut in the picture")
+        #expect(info.tags.pictures.isEmpty)
+        #expect(info.stream == StreamInfo(codec: "flac"))
+        // The whole file, and one cut inside its audio, keep their stream facts.
+        #expect(try FLACFile.read(DataByteSource(file)).stream.sampleRate == 44_100)
+        #expect(try FLACFile.read(DataByteSource(Array(file.dropLast(500)))).stream.duration != nil)
+    }
+
+    @Test func nothingAfterTheMetadataIsNoStream() throws {
+        let file = FLACBuilder.tagged(comments: ["TITLE=Only metadata"], audio: 0)
+        let info = try FLACFile.read(DataByteSource(file))
+        #expect(info.tags.title == "Only metadata")
+        #expect(info.stream.sampleRate == nil && info.stream.duration == nil && info.stream.bitrate == nil)
+    }
+
     @Test(arguments: [false, true]) func realFileFromFFmpeg(cover: Bool) throws {
         let url = try ffmpegContainerFixture("sine.flac", cover: cover)
         let info = try FLACFile.read(try FileByteSource(path: url.path))
