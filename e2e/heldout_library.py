@@ -13,7 +13,8 @@ differ only by case, whitespace or NFC/NFD (linked) or by "(Live)" (not linked),
 multi-valued and "feat." credits, album artist vs track artist, a compilation under
 Various Artists, discs, years, genres, composers and BPM; corrupt files (an MP3 cut inside its
 ID3 tag, a FLAC cut inside its PICTURE block), non-audio files, a
-symbolic link loop, a link to a folder outside the library, and (when not running as root)
+symbolic link loop, a link to a folder outside the library, a link to a file outside it (a
+song) and one to a song inside it (the same file: no second song), and (when not running as root)
 an unreadable file and folder.
 
 `generate(root)` writes the library under `root/library` and returns a `Manifest` of every
@@ -118,6 +119,7 @@ class Manifest:
     files: int                                  # audio files the walk finds (errors included)
     ignored: list[str]                          # non-audio files (never songs, never errors)
     skipped: dict[str, str] = field(default_factory=dict)  # sub-cases not planted, with why
+    second_paths: set[str] = field(default_factory=set)    # links to a song already found (errors, not files)
 
     def expected_links(self, path: str) -> tuple[set[str], set[str]]:
         covers = {p for pair in self.covers if path in pair for p in pair if p != path}
@@ -394,6 +396,8 @@ def generate(base: Path) -> Manifest:
         shutil.rmtree(root)
     if outside.exists():
         shutil.rmtree(outside)
+    if (base / "outside-file").exists():
+        shutil.rmtree(base / "outside-file")
     root.mkdir(parents=True)
     b = Builder(root)
     images = base / "images"
@@ -549,8 +553,24 @@ def generate(base: Path) -> Manifest:
         artist_text="Northern Lights", credited=["Northern Lights"], album="Far", album_artist="Northern Lights",
         track=1, year=2022, genre="Pop", duration=length(outside_song, "mp3"), nominal=7.1)
 
+    # --- A symbolic link to a file outside the library: followed, a song under the link's path.
+    lone = base / "outside-file" / "Lone Star.mp3"
+    make_audio(lone, "mp3", 6.3, 98)
+    write_tags(lone, "id3v24", Tags("Lone Star", ["Lone Rider"], "Solo", None, (1, 1), None, "2023", ["Pop"]))
+    os.symlink(lone, root / "Linked" / "Lone Star.mp3")
+    b.songs["Linked/Lone Star.mp3"] = Song(
+        path="Linked/Lone Star.mp3", format="mp3", tagger="id3v24", title="Lone Star",
+        artist_text="Lone Rider", credited=["Lone Rider"], album="Solo", album_artist="Lone Rider",
+        track=1, year=2023, genre="Pop", duration=length(lone, "mp3"), nominal=6.3)
+
     # --- What must be reported, not stored.
     errors: dict[str, str | None] = {}
+    # A symbolic link to a song elsewhere in the library (its path sorts first): the same file,
+    # so no second song; the real path wins and the link is reported.
+    (root / "Favourites").mkdir()
+    os.symlink(f"../{cs}/1-01 Copper Sky.mp3", root / "Favourites" / "Copper Sky.mp3")
+    errors["Favourites/Copper Sky.mp3"] = "link"
+    second_paths = {"Favourites/Copper Sky.mp3"}
     broken = root / "Broken"
     broken.mkdir()
     (broken / "empty.mp3").write_bytes(b"")
@@ -681,8 +701,10 @@ def generate(base: Path) -> Manifest:
         root=root, songs=songs, albums=albums, artists=artists, covers=covers, identical=identical,
         not_linked=not_linked, errors=errors,
         # the walk counts every non-empty file with an audio extension, readable or not
-        files=len(songs) + sum(1 for p in errors if p != "Broken/empty.mp3" and p.rsplit(".", 1)[-1] in CODECS),
-        ignored=ignored, skipped=skipped,
+        # (a second path to a file already found is reported, but not counted again)
+        files=len(songs) + sum(1 for p in errors if p != "Broken/empty.mp3" and p not in second_paths
+                               and p.rsplit(".", 1)[-1] in CODECS),
+        ignored=ignored, skipped=skipped, second_paths=second_paths,
     )
 
 

@@ -34,8 +34,9 @@ public struct LibraryFile: Sendable, Hashable, Codable {
 }
 
 /// Finds the audio files of a library: a recursive walk that follows symbolic links to
-/// folders once (a loop is reported and cut), reports unreadable folders and empty audio
-/// files, and ignores files that are not audio by their extension (cover images, text).
+/// folders once (a loop is reported and cut) and takes each file once however many paths
+/// lead to it (symbolic or hard links), reports unreadable folders and empty audio files,
+/// and ignores files that are not audio by their extension (cover images, text).
 public enum LibraryWalker {
     /// Extensions of the files a library scan reads (lower case).
     public static let audioExtensions: Set<String> = ["mp3", "flac", "m4a", "m4b", "mp4", "ogg", "oga", "opus", "wav"]
@@ -69,6 +70,14 @@ public enum LibraryWalker {
     /// until every real folder has been listed and are then taken in path order, so which
     /// of two ways to one folder counts, and which is reported as a loop, never depends on
     /// thread timing. A folder is known by its device and inode.
+    ///
+    /// Files are known by device and inode too: when several paths lead to one audio file
+    /// (a symbolic link to a file elsewhere in the library, a hard link), only one becomes a
+    /// library file — a path whose last step is a plain directory entry before one that is
+    /// a symbolic link, then the first in path order — and every other path is reported as
+    /// a second way to it. The choice depends on the paths only, so rescans keep it. A link
+    /// to a file outside the root is followed like a link to a folder outside it: the file
+    /// is in the library under the link's path.
     public static func survey(root: URL) -> Survey {
         let rootPath = realPath(root.standardizedFileURL.path) ?? root.standardizedFileURL.path
         var result = Listing()
@@ -97,12 +106,49 @@ public enum LibraryWalker {
             }
             if pending.isEmpty { break }
         }
-        result.files.sort { $0.path < $1.path }
+        var files = onePathPerFile(result.files, issues: &result.issues)
+        files.sort { $0.path < $1.path }
         result.issues.sort { $0.path < $1.path }
-        return Survey(files: result.files, issues: result.issues, folderImages: result.images.mapValues(\.path))
+        return Survey(files: files, issues: result.issues, folderImages: result.images.mapValues(\.path))
     }
 
     static let loopReason = "symbolic link loop (leads back to a folder already scanned)"
+
+    static func secondPathReason(_ first: String) -> String {
+        "another path to the file already scanned as \(first) (symbolic or hard link)"
+    }
+
+    /// The files with one path each: for each device and inode, a plain entry before a
+    /// symbolic link, then the first path in order; the other paths go to `issues`.
+    static func onePathPerFile(_ found: [FoundFile], issues: inout [ScanIssue]) -> [LibraryFile] {
+        var kept: [FileIdentity: String] = [:]
+        kept.reserveCapacity(found.count)
+        var files: [LibraryFile] = []
+        files.reserveCapacity(found.count)
+        for entry in found.sorted(by: { ($0.viaLink ? 1 : 0, $0.file.path) < ($1.viaLink ? 1 : 0, $1.file.path) }) {
+            if let first = kept[entry.identity] {
+                issues.append(ScanIssue(path: entry.file.path, reason: secondPathReason(first)))
+            } else {
+                kept[entry.identity] = entry.file.path
+                files.append(entry.file)
+            }
+        }
+        return files
+    }
+
+    /// A file's device and inode.
+    struct FileIdentity: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// An audio file as listed: its facts, its identity, and whether its own directory entry
+    /// is a symbolic link.
+    struct FoundFile: Sendable {
+        var file: LibraryFile
+        var identity: FileIdentity
+        var viaLink: Bool
+    }
 
     struct Folder: Sendable {
         var path: String
@@ -111,7 +157,7 @@ public enum LibraryWalker {
 
     /// What listing some folders found.
     struct Listing: Sendable {
-        var files: [LibraryFile] = []
+        var files: [FoundFile] = []
         var issues: [ScanIssue] = []
         var images: [String: (rank: Int, path: String)] = [:]
         /// Real subfolders to list next.
@@ -215,7 +261,9 @@ public enum LibraryWalker {
                     listing.issues.append(ScanIssue(path: path, reason: "empty file"))
                     continue
                 }
-                listing.files.append(LibraryFile(path: path, size: Int64(info.st_size), modified: modificationTime(info)))
+                listing.files.append(FoundFile(
+                    file: LibraryFile(path: path, size: Int64(info.st_size), modified: modificationTime(info)),
+                    identity: FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), viaLink: isLink))
             default:
                 continue // sockets, devices, pipes
             }

@@ -142,6 +142,29 @@ struct CatalogTests {
         #expect(try f.catalog.artists(userID: nil).map(\.name).contains("Newcomer"))
     }
 
+    @Test("a link to a song elsewhere in the library is no second song, scan after scan")
+    func linkedSong() throws {
+        let f = try CatalogFixture()
+        defer { f.remove() }
+        let fm = FileManager.default
+        try FLACFixture.write(f.root, "Zed/Album/01.flac", ["TITLE=Linked Tune", "ARTIST=Zed", "ALBUM=Album"])
+        try fm.createDirectory(at: f.root.appendingPathComponent("A Favourites"), withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: f.root.appendingPathComponent("A Favourites/tune.flac").path,
+                                  withDestinationPath: "../Zed/Album/01.flac")
+        let first = try f.scan()
+        #expect(first.songs == 1 && first.files == 1)
+        #expect(first.errors.map(\.path) == ["A Favourites/tune.flac"])
+        let song = try f.song("Linked Tune")
+        #expect(song.path == "Zed/Album/01.flac")
+        // Rescans keep the same path and song: nothing read, nothing removed, no flapping.
+        for _ in 0..<3 {
+            let again = try f.scan()
+            #expect(again.songs == 1 && again.read == 0 && again.removed == 0 && again.unchanged == 1)
+            #expect(again.errors.map(\.path) == ["A Favourites/tune.flac"])
+            #expect(try f.song("Linked Tune").id == song.id)
+        }
+    }
+
     @Test("a different library folder replaces the catalog")
     func newRoot() throws {
         let f = try CatalogFixture()

@@ -69,6 +69,39 @@ struct ScanTests {
         }
     }
 
+    @Test("a file reached by several paths is one file: the plain entry wins over links, then path order")
+    func linkedFiles() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("quintet-filelinks-\(UUID().uuidString)")
+        let outside = fm.temporaryDirectory.appendingPathComponent("quintet-filelinks-outside-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: root); try? fm.removeItem(at: outside) }
+        let tone = PCMBuffer(sampleRate: 8_000, channelCount: 1, samples: [Float](repeating: 0.1, count: 800))
+        for folder in ["Zed", "Best Of", "Hard"] {
+            try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try fm.createDirectory(at: outside, withIntermediateDirectories: true)
+        try WAVWriter.write(tone, to: root.appendingPathComponent("Zed/song.wav"))
+        try WAVWriter.write(tone, to: outside.appendingPathComponent("far.wav"))
+        // Links that sort before the real file ("Best Of" < "Zed"), relative and absolute.
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("Best Of/a.wav").path, withDestinationPath: "../Zed/song.wav")
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("Best Of/b.wav").path,
+                                  withDestinationPath: root.appendingPathComponent("Zed/song.wav").path)
+        // Two links to one file outside the root: followed, once, under the first link's path.
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("Best Of/far 2.wav").path, withDestinationPath: outside.appendingPathComponent("far.wav").path)
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("Best Of/far 1.wav").path, withDestinationPath: outside.appendingPathComponent("far.wav").path)
+        // A hard link is the same file too: of two plain entries, the first path wins.
+        try fm.linkItem(at: root.appendingPathComponent("Zed/song.wav"), to: root.appendingPathComponent("Hard/same.wav"))
+        for _ in 0..<5 {
+            let (files, issues) = LibraryWalker.walk(root: root)
+            #expect(files.map(\.path) == ["Best Of/far 1.wav", "Hard/same.wav"])
+            #expect(issues.map(\.path) == ["Best Of/a.wav", "Best Of/b.wav", "Best Of/far 2.wav", "Zed/song.wav"])
+            let reasons = Dictionary(uniqueKeysWithValues: issues.map { ($0.path, $0.reason) })
+            #expect(reasons["Best Of/a.wav"]?.contains("Hard/same.wav") == true)
+            #expect(reasons["Best Of/far 2.wav"]?.contains("Best Of/far 1.wav") == true)
+            #expect(issues.allSatisfy { $0.reason.contains("link") })
+        }
+    }
+
     @Test("a rescan reads only new and changed files and drops deleted ones")
     func plan() {
         let previous = [
