@@ -526,6 +526,20 @@ def generate(base: Path) -> Manifest:
            Tags("Harbour Lights", [L], "Quintet Sampler 2", None, (3, 3), (1, 1), "2020", ["Folk"], [], compilation=True),
            credited=[L], album_artist=V, year=2020)
 
+    # --- ID3v2.3's own separator: TPE1 "A/B" (how mutagen writes a v2.3 list) names two
+    #     artists, so the song is identical to the FLAC with ARTIST=A and ARTIST=B; the display
+    #     stays "A/B". "Salt/Pepper", which the ID3v2.4 Duets credit names whole, stays whole.
+    tw = "Ada North/Twin Rivers"
+    b.song(f"{tw}/01 Twin Rivers.mp3", "id3v23", 8.4,
+           Tags("Twin Rivers", ["Ada North/Ben Reed"], "Twin Rivers", None, (1, 2), None, "2016", ["Folk"], []),
+           credited=["Ada North", "Ben Reed"], album_artist="Ada North", year=2016)
+    b.song(f"{tw}/02 Salt Song.mp3", "id3v23", 5.5,
+           Tags("Salt Song", ["Salt/Pepper"], "Twin Rivers", "Ada North", (2, 2), None, "2016", ["Folk"], []),
+           credited=["Salt/Pepper"], album_artist="Ada North", year=2016)
+    b.song("Ada North/Rivers Live/01 Twin Rivers.flac", "flac", 10.4,     # 2.0 s longer, another album
+           Tags("Twin Rivers", ["Ben Reed", "Ada North"], "Rivers Live", None, (1, 1), None, "2017", ["Folk"], []),
+           credited=["Ben Reed", "Ada North"], album_artist="Ben Reed", year=2017)
+
     # --- Misc: ID3v1 only; other composer; songs without an album; no tags at all; booklet.jpg.
     b.song("Misc/Tape Days/07 Glass River.mp3", "id3v1", 8.8,
            Tags("Glass River", ["Northern Lights"], "Tape Days", None, (7, None), None, "1995", ["Jazz"], []),
@@ -646,6 +660,7 @@ def generate(base: Path) -> Manifest:
         (f"{cs}/1-01 Copper Sky.mp3", f"{va}/01 Copper Sky.mp3"),                        # 1.0 s
         (f"{du}/01 Two Voices.mp3", f"{va}/02 Two Voices.flac"),                         # 0.5 s, artists reordered
         (n_noches, n_ge),                                                                # 2.0 s, NFD artist
+        ("Ada North/Twin Rivers/01 Twin Rivers.mp3", "Ada North/Rivers Live/01 Twin Rivers.flac"),  # v2.3 "A/B"
     ]}
     not_linked = [
         (c_cs, c_live, "a band's own live version: same artist, not a cover; 6.0 s apart, not identical"),

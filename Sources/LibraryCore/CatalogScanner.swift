@@ -102,6 +102,9 @@ public struct CatalogScanner: Sendable {
             return map
         }
         let plan = ScanPlan(current: walk.files, previous: previous)
+        // Names with "/" known as one before this scan: the readers' first guess, settled
+        // once every batch is written (`settleSlashCredits`).
+        let known = try catalog.database.pool.read { try SlashCredits.knownNames($0) }
         state.filesToRead = plan.toRead.count
         let walkSeconds = Date().timeIntervalSince(started)
         state.songs = previous.count
@@ -140,7 +143,7 @@ public struct CatalogScanner: Sendable {
                             guard info.stream.sampleRate != nil || info.stream.duration != nil else {
                                 throw CatalogError.invalid("no audio: the file holds tags but no audio stream (cut short?)")
                             }
-                            batch.files.append(ScannedFile(file: file, info: info, names: &names))
+                            batch.files.append(ScannedFile(file: file, info: info, names: &names, known: known))
                         } catch {
                             batch.issues.append(ScanIssue(path: file.path, reason: String(describing: error)))
                         }
@@ -173,6 +176,7 @@ public struct CatalogScanner: Sendable {
         let t1 = Date()
         if changed {
             try writer.remove(plan.removed)
+            state.errors += try settleSlashCredits(writer: writer, files: walk.files, rootPath: rootPath, cancellation: cancellation)
             try writer.finish(folderImages: walk.folderImages)
         }
         if ProcessInfo.processInfo.environment["QUINTET_SCAN_TIMING"] != nil {
@@ -192,6 +196,35 @@ public struct CatalogScanner: Sendable {
 }
 
 extension CatalogScanner {
+    /// Reads again the songs whose "/"-separated names would now split otherwise, with the
+    /// names known once every batch is written (`SlashCredits`); one pass is enough, since
+    /// such songs are no evidence of known names themselves. Returns the files that could
+    /// not be read again (their songs leave the catalog).
+    func settleSlashCredits(writer: CatalogWriter, files: [LibraryFile], rootPath: String,
+                            cancellation: CancellationFlag?) throws -> [ScanIssue] {
+        let (known, paths) = try catalog.database.pool.read { db in
+            let known = try SlashCredits.knownNames(db)
+            return (known, try SlashCredits.songsToReread(db, known: known))
+        }
+        guard !paths.isEmpty else { return [] }
+        let listed = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        var names = ScannedFile.NameCache()
+        var scanned: [ScannedFile] = []
+        var issues: [ScanIssue] = []
+        for path in paths {
+            try cancellation?.check()
+            guard let file = listed[path] else { continue }
+            do {
+                let info = try MediaReader.read(path: rootPath + "/" + path, size: Int(file.size))
+                scanned.append(ScannedFile(file: file, info: info, names: &names, known: known))
+            } catch {
+                issues.append(ScanIssue(path: path, reason: String(describing: error)))
+            }
+        }
+        try writer.write(scanned, new: { _ in false }, removing: issues.map(\.path))
+        return issues
+    }
+
     /// CPU time of the calling thread (for `QUINTET_SCAN_TIMING`).
     static func threadCPUSeconds() -> Double {
         var spec = timespec()
@@ -228,6 +261,10 @@ struct ScannedFile: Sendable {
     var album: Name
     var composers: [Name]
     var genres: [Name]
+    /// `library_song.slash_names` and `slash_kept` (`SlashCredits`): nil and "" unless an
+    /// ID3v2.2/2.3 name list holds a "/".
+    var slashRuns: String?
+    var slashKept: String
 
     /// Names already normalised in this batch: a library repeats its artist, album and
     /// genre names from song to song, and NFC plus case folding cost far more than a lookup.
@@ -242,7 +279,8 @@ struct ScannedFile: Sendable {
         }
     }
 
-    init(file: LibraryFile, info: MediaInfo, names: inout NameCache) {
+    /// `known`: the keys of the names with "/" the library knows as one (`SlashCredits`).
+    init(file: LibraryFile, info: MediaInfo, names: inout NameCache, known: Set<String>) {
         self.file = file
         format = info.format.rawValue
         var tags = info.tags
@@ -252,13 +290,21 @@ struct ScannedFile: Sendable {
         stream = info.stream
         title = names.name(CatalogWriter.title(tags.title, path: file.path))
         artistText = tags.artists.isEmpty ? CatalogWriter.unknownArtist : tags.artists.joined(separator: "; ")
-        credited = ArtistCredit.names(artists: tags.artists, title: tags.title, key: { names.name($0).key })
+        // ID3v2.2/2.3 lists separate names with "/" (`TagSet.slashSeparated`, `SlashCredits`).
+        let slash = SlashSplit(known: known)
+        func listed(_ field: TagSet.ListField) -> [String] {
+            tags.slashSeparated.contains(field) ? tags[list: field].flatMap(slash.split) : tags[list: field]
+        }
+        credited = ArtistCredit.names(artists: tags.artists, title: tags.title, key: { names.name($0).key },
+                                      slash: tags.slashSeparated.contains(.artists) ? slash.split : nil)
             .map { names.name($0) }
-        let albumArtistName = tags.albumArtists.first(where: { !names.name($0).key.isEmpty })
+        let albumArtistName = listed(.albumArtists).first(where: { !names.name($0).key.isEmpty })
             ?? (tags.compilation ? CatalogWriter.variousArtists : credited.first?.text ?? CatalogWriter.unknownArtist)
         albumArtist = names.name(albumArtistName)
         album = names.name(tags.album ?? "")
-        composers = tags.composers.map { names.name($0) }.filter { !$0.key.isEmpty }
+        composers = listed(.composers).map { names.name($0) }.filter { !$0.key.isEmpty }
+        slashRuns = slash.storedRuns
+        slashKept = slash.storedKept
         genres = tags.genres.map { names.name($0) }.filter { !$0.key.isEmpty }
     }
 }

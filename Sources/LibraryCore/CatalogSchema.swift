@@ -20,6 +20,12 @@ import QuintetStore
 ///   from `bpm`/`bpm_source` (the tag's or the analysis's), which scans and the BPM worker
 ///   write; the effective BPM is the override when there is one.
 /// - v3: `library_runner_never`: the songs each user never wants while running.
+/// - v4: `library_song.slash_names` and `slash_kept` (`SlashCredits`): for a song whose
+///   ID3v2.2/2.3 name lists hold a "/", the runs of names that may be known as one, and those
+///   that were. Songs the older rules may have read otherwise are marked changed (mtime −1),
+///   so the next scan reads them again: MP3 and WAV songs with a "/" in their artist,
+///   composer or album artist, and FLAC songs without a bitrate (a file cut inside its
+///   metadata was a song before).
 public enum CatalogSchema {
     public static let system = "library"
 
@@ -145,6 +151,19 @@ public enum CatalogSchema {
                 t.column("added_at", .double).notNull()
                 t.primaryKey(["user_id", "song_id"])
             }
+        }
+        registry.register(system: system, "v4-slash-credits") { db in
+            try db.alter(table: "library_song") { t in
+                t.add(column: "slash_names", .text)
+                t.add(column: "slash_kept", .text)
+            }
+            try db.execute(sql: """
+                UPDATE library_song SET mtime = -1
+                WHERE (format IN ('mp3', 'wav') AND (instr(artist, '/') > 0 OR instr(COALESCE(composer, ''), '/') > 0
+                       OR album_id IN (SELECT al.id FROM library_album al JOIN library_artist a ON a.id = al.artist_id
+                                       WHERE instr(a.name, '/') > 0)))
+                   OR (format = 'flac' AND bitrate IS NULL)
+                """)
         }
     }
 }

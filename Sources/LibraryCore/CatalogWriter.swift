@@ -41,7 +41,7 @@ final class CatalogWriter {
     static let songColumns = """
         path, size, mtime, format, title, title_key, artist, album_id, track, track_total, disc, disc_total, year,
         date, genre, composer, comment, compilation, has_picture, codec, duration, bitrate, sample_rate, channels,
-        bpm, bpm_source
+        bpm, bpm_source, slash_names, slash_kept
         """
 
     /// Inserts the songs of `files` that `new` says are new, updates the others in place
@@ -53,11 +53,11 @@ final class CatalogWriter {
             if !removing.isEmpty { try remove(removing, db) }
             let insert = try RawStatement(db, sql: """
                 INSERT INTO library_song (\(Self.songColumns), created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             let update = try RawStatement(db, sql: """
                 UPDATE library_song SET (\(Self.songColumns), bpm_failed_mtime) =
-                    (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+                    (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
                 WHERE path = ? RETURNING id
                 """)
             let clearLinks = try ["library_song_artist", "library_song_composer", "library_song_genre"].map {
@@ -81,6 +81,7 @@ final class CatalogWriter {
                 row.bind(tags.comment); row.bind(tags.compilation); row.bind(scanned.hasPicture); row.bind(stream.codec)
                 row.bind(stream.duration); row.bind(stream.bitrate); row.bind(stream.sampleRate); row.bind(stream.channels)
                 row.bind(tags.bpm); row.bind(tags.bpm == nil ? nil : "tag")
+                row.bind(scanned.slashRuns); row.bind(scanned.slashRuns == nil ? nil : scanned.slashKept)
                 let songID: Int64
                 if isNew {
                     insert.bind(now)

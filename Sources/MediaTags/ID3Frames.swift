@@ -163,9 +163,13 @@ struct ID3FrameCollector {
         }
     }
 
-    /// The tags, with TYER/TDAT folded into `date` when there was no TDRC.
-    func finished() -> TagSet {
+    /// The tags, with TYER/TDAT folded into `date` when there was no TDRC; for a v2.2/2.3
+    /// tag (`major` < 4), the name lists it filled are marked as "/"-separated.
+    func finished(major: Int) -> TagSet {
         var result = tags
+        if major < 4 {
+            result.slashSeparated = TagSet.ListField.allCases.filter { !result[list: $0].isEmpty }
+        }
         if let tdrc {
             result.date = tdrc
             result.year = TagValues.year(tdrc)

@@ -74,7 +74,7 @@ public enum ID3v2 {
         } else {
             readFrames(&reader, major: header.major, tagUnsync: header.isUnsynchronised, into: &collector)
         }
-        return collector.finished()
+        return collector.finished(major: header.major)
     }
 
     /// Undoes unsynchronisation: every 0xFF 0x00 becomes 0xFF (§6.1).
@@ -157,6 +157,7 @@ public enum ID3v2 {
 enum ID3Merge {
     /// Copies every field of `other` that `base` lacks; `base` keeps all it has.
     static func fill(_ base: inout TagSet, from other: TagSet) {
+        let before = base
         base.title = base.title ?? other.title
         base.album = base.album ?? other.album
         if base.artists.isEmpty { base.artists = other.artists }
@@ -172,5 +173,9 @@ enum ID3Merge {
         base.comment = base.comment ?? other.comment
         for (key, values) in other.custom where base.custom[key] == nil { base.custom[key] = values }
         if base.pictures.isEmpty { base.pictures = other.pictures }
+        // Each name list keeps the separator convention of the tag it came from.
+        base.slashSeparated = TagSet.ListField.allCases.filter {
+            (before[list: $0].isEmpty ? other : before).slashSeparated.contains($0)
+        }
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 /// the catalog normalises for comparison).
 public struct TagSet: Sendable, Equatable, Codable {
     public var title: String?
-    /// Track artists: TPE1's values (NUL-separated in ID3v2.4; never split on "/", which
-    /// would break "AC/DC"), repeated Vorbis ARTIST comments, MP4 ©ART.
+    /// Track artists: TPE1's values (NUL-separated in ID3v2.4; never split on "/" here, which
+    /// would break "AC/DC" — see `slashSeparated`), repeated Vorbis ARTIST comments, MP4 ©ART.
     public var artists: [String] = []
     public var album: String?
     /// Album artists (TPE2, ALBUMARTIST, aART).
@@ -34,8 +34,29 @@ public struct TagSet: Sendable, Equatable, Codable {
     public var custom: [String: [String]] = [:]
     /// Embedded pictures (APIC/PIC, FLAC PICTURE, METADATA_BLOCK_PICTURE, covr).
     public var pictures: [Picture] = []
+    /// The list fields whose values come from an ID3v2.2 or ID3v2.3 frame (TPE1/TP1, TPE2/TP2,
+    /// TCOM/TCM), in this order: those versions separate several names with "/" inside one
+    /// value (ID3v2.3.0 §4.2.1: "They are separated with the "/" character"), where ID3v2.4
+    /// uses NUL and Vorbis comments repeat the field. The values stay as written ("AC/DC",
+    /// "Ada North/Ben Reed"): whether a "/" separates two names is for the reader to decide
+    /// (the catalog keeps names it knows whole). Empty for every other tag.
+    public var slashSeparated: [ListField] = []
+
+    /// A multi-valued name field.
+    public enum ListField: String, Sendable, Codable, CaseIterable {
+        case artists, albumArtists, composers
+    }
 
     public init() {}
+
+    /// The values of one name list.
+    public subscript(list field: ListField) -> [String] {
+        switch field {
+        case .artists: artists
+        case .albumArtists: albumArtists
+        case .composers: composers
+        }
+    }
 
     /// An embedded image.
     public struct Picture: Sendable, Equatable, Codable {

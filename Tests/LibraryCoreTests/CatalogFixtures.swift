@@ -44,6 +44,41 @@ enum FLACFixture {
     }
 }
 
+/// Small MP3 files written byte by byte: an ID3v2 tag of text frames (ISO-8859-1 in v2.2 and
+/// v2.3, several values NUL-separated in v2.4), then MPEG-1 Layer III frames at a constant
+/// 128 kbit/s (44.1 kHz, 417 bytes each, silent): about `seconds` long by the CBR estimate.
+enum MP3Fixture {
+    static func bytes(major: UInt8, frames: [(id: String, values: [String])], seconds: Double) -> [UInt8] {
+        var body: [UInt8] = []
+        for (id, values) in frames {
+            let text: [UInt8] = major == 4 ? [3] + Array(values.joined(separator: "\0").utf8)
+                                           : [0] + values.joined(separator: "\0").unicodeScalars.map { UInt8($0.value & 0xFF) }
+            if major == 2 {
+                body += Array(id.utf8) + [UInt8(text.count >> 16 & 0xFF), UInt8(text.count >> 8 & 0xFF), UInt8(text.count & 0xFF)] + text
+            } else {
+                let n = text.count
+                let size = major == 4 ? [UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)]
+                                      : [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
+                body += Array(id.utf8) + size + [0, 0] + text
+            }
+        }
+        let n = body.count
+        var out = Array("ID3".utf8) + [major, 0, 0, UInt8(n >> 21 & 0x7F), UInt8(n >> 14 & 0x7F), UInt8(n >> 7 & 0x7F), UInt8(n & 0x7F)] + body
+        let frame: [UInt8] = [0xFF, 0xFB, 0x90, 0x00] + [UInt8](repeating: 0, count: 413)
+        for _ in 0..<Int((seconds * 44_100 / 1_152).rounded()) { out += frame }
+        return out
+    }
+
+    @discardableResult
+    static func write(_ root: URL, _ path: String, major: UInt8, _ frames: [(id: String, values: [String])],
+                      seconds: Double = 10) throws -> URL {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes(major: major, frames: frames, seconds: seconds)).write(to: url)
+        return url
+    }
+}
+
 /// A fresh data folder with the catalog's tables, a library folder, and a user.
 struct CatalogFixture {
     let data: URL

@@ -59,6 +59,34 @@ struct ID3v2Tests {
         #expect(tags.genres == ["Rock", "Jazz"])
     }
 
+    @Test(arguments: [2, 3, 4])
+    func slashSeparatedListsAreMarkedInV22AndV23Only(major: Int) throws {
+        let ids = major == 2 ? ["TP1", "TP2", "TCM", "TT2"] : ["TPE1", "TPE2", "TCOM", "TIT2"]
+        let tag = ID3Build.tag(major: major, ids.map { ID3Build.text($0, ["Ada North/Ben Reed"], 1, major: major) })
+        let tags = try ID3v2.read(tag)
+        // The values stay as written; only the convention is recorded.
+        #expect(tags.artists == ["Ada North/Ben Reed"] && tags.albumArtists == ["Ada North/Ben Reed"])
+        #expect(tags.composers == ["Ada North/Ben Reed"] && tags.title == "Ada North/Ben Reed")
+        #expect(tags.slashSeparated == (major < 4 ? [.artists, .albumArtists, .composers] : []))
+        // Only the lists the tag filled are marked.
+        let onlyArtist = try ID3v2.read(ID3Build.tag(major: major, [ID3Build.text(ids[0], ["A/B"], 0, major: major)]))
+        #expect(onlyArtist.slashSeparated == (major < 4 ? [.artists] : []))
+    }
+
+    @Test func aListFilledFromAnotherTagKeepsThatTagsConvention() throws {
+        // ID3v2.3 with a composer but no artist, then ID3v1 (no "/" convention) gives the artist.
+        let v23 = ID3Build.tag(major: 3, [ID3Build.text("TCOM", ["Ada North/Ben Reed"], 0, major: 3)])
+        let file = v23 + MPEGBuild.cbr(count: 4) + ID3Build.v1(title: "T", artist: "AC/DC")
+        let tags = try MP3File.read(DataByteSource(file)).tags
+        #expect(tags.artists == ["AC/DC"] && tags.composers == ["Ada North/Ben Reed"])
+        #expect(tags.slashSeparated == [.composers])
+        // An ID3v2.4 tag after a v2.3 one fills only what the first lacks.
+        let v24 = ID3Build.tag(major: 4, [ID3Build.text("TPE1", ["AC/DC"]), ID3Build.text("TCOM", ["X/Y"])])
+        let both = try MP3File.read(DataByteSource(v23 + v24 + MPEGBuild.cbr(count: 4))).tags
+        #expect(both.artists == ["AC/DC"] && both.composers == ["Ada North/Ben Reed"])
+        #expect(both.slashSeparated == [.composers])
+    }
+
     @Test func utf16ValuesEachWithTheirOwnBOM() throws {
         let body: [UInt8] = [1] + ID3Build.encode("Ann", 1) + [0, 0] + ID3Build.encode("Bob", 1, bigEndianBOM: true)
         let tags = try ID3v2.read(ID3Build.tag(major: 4, [ID3Build.frame("TPE1", body, major: 4)]))
