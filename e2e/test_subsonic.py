@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import re
 import subprocess
 import xml.etree.ElementTree as ET
 from urllib.parse import urlsplit
@@ -166,6 +167,31 @@ def test_stream_original_and_transcode(conn, library, tmp_path):
         info = json.loads(probe.stdout)
         assert info["streams"][0]["codec_name"] == codec
         assert abs(float(info["format"]["duration"]) - song.duration) < 2
+
+
+def test_download_names_the_file_in_ascii_and_utf8(conn, library):
+    """download's Content-Disposition carries a plain ASCII filename="…" (clients that split on
+    `filename=`) beside filename*=UTF-8''… (RFC 6266 §4.3); py-opensonic's HTTP client (aiohttp)
+    reads the exact name back."""
+    from urllib.parse import unquote
+
+    songs = conn.search3("Mañana", artist_count=0, album_count=0, song_count=5).song
+    song = next(s for s in songs if "Mañana" in s.path)
+    response = rest(library, "download", id=song.id)
+    assert response.status_code == 200 and response.content == demo_file(library, song.path)
+    header = response.headers["Content-Disposition"]
+    name = song.path.rsplit("/", 1)[-1]
+    assert header.isascii(), header
+    plain = re.fullmatch(r'attachment; filename="([^"\\]*)"; filename\*=UTF-8\'\'([^;\s]+)', header)
+    assert plain, header
+    assert plain.group(1) == name.replace("ñ", "n"), header       # the accent dropped, nothing else changed
+    assert unquote(plain.group(2), encoding="utf-8", errors="strict") == name
+    # py-opensonic's own download answer (aiohttp, which reads RFC 6266 and prefers filename*).
+    downloaded = conn.download(song.id)
+    assert body(conn, downloaded) == response.content
+    disposition = downloaded.content_disposition
+    assert disposition.type == "attachment" and disposition.filename == name
+    assert disposition.parameters["filename"] == plain.group(1)
 
 
 def test_playlist_round_trip(conn, library):

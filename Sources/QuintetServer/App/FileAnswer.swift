@@ -20,7 +20,8 @@ struct FileAnswer: Sendable {
     var cacheControl: String
     /// The error thrown when the file is not there.
     var missing: APIError
-    /// A name for `Content-Disposition: attachment` (nil: no such header).
+    /// A name for `Content-Disposition: attachment` (nil: no such header), written by
+    /// ``ContentDisposition`` (an ASCII `filename` and the exact `filename*`).
     var downloadName: String? = nil
     /// How the file is named in a 416's message ("the file", "episode 4").
     var described = "the file"
@@ -39,7 +40,7 @@ struct FileAnswer: Sendable {
             .lastModified: modified, .cacheControl: cacheControl,
         ]
         if let downloadName {
-            headers[.contentDisposition] = "attachment; filename*=UTF-8''\(downloadName.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "download")"
+            headers[.contentDisposition] = ContentDisposition.attachment(filename: downloadName)
         }
         // If-Range with another validator: the file changed, send it whole (RFC 9110 §13.1.5).
         let rangeHeader = request.headers[.range]

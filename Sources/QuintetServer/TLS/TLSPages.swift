@@ -3,6 +3,7 @@ import Hummingbird
 import HTTPTypes
 import NIOConcurrencyHelpers
 import SwiftASN1
+import WireFormats
 import X509
 
 /// `/tls/`: how a phone trusts the server, and the private CA to install (`/tls/ca.pem`, and
@@ -23,7 +24,7 @@ struct TLSPages: Sendable {
         router.get("/tls/ca.pem") { _, _ in
             let pem = try caCertificate().serializeAsPEM().pemString + "\n"
             return Response(status: .ok, headers: [.contentType: "application/x-pem-file",
-                                                   .contentDisposition: "attachment; filename=\"quintet-ca.pem\"",
+                                                   .contentDisposition: ContentDisposition.attachment(filename: "quintet-ca.pem"),
                                                    .cacheControl: "no-cache"],
                             body: .init(byteBuffer: ByteBuffer(string: pem)))
         }
@@ -31,7 +32,7 @@ struct TLSPages: Sendable {
             var serializer = DER.Serializer()
             try serializer.serialize(try caCertificate())
             return Response(status: .ok, headers: [.contentType: "application/x-x509-ca-cert",
-                                                   .contentDisposition: "attachment; filename=\"quintet-ca.crt\"",
+                                                   .contentDisposition: ContentDisposition.attachment(filename: "quintet-ca.crt"),
                                                    .cacheControl: "no-cache"],
                             body: .init(byteBuffer: ByteBuffer(bytes: serializer.serializedBytes)))
         }
