@@ -5,7 +5,7 @@ Audio comes from ffmpeg (short sine tones as MP3, FLAC, Ogg Vorbis and M4A), tag
 in every style that carries member credits (docs/graph.md, "Band members"):
 
 - ID3v2.4 `TMCL` (musician credits) and `TIPL` (involved people, a producer beside a singer),
-- ID3v2.3 `IPLS` (mutagen turns TMCL/TIPL into it when saving v2.3, as Picard's files have it)
+- ID3v2.3 `IPLS` (mutagen's `update_to_v23()` turns TMCL/TIPL into it, as in Picard's v2.3 files)
   and `TXXX:MusicBrainz Artist Id`,
 - Vorbis `PERFORMER=Name (role)` (Picard's form) and `MUSICBRAINZ_ARTISTID` in FLAC, and
   `PERFORMER` in Ogg Vorbis,
@@ -129,6 +129,8 @@ def generate(root: Path) -> Manifest:
         tags.add(id3.TALB(encoding=3, text=[album]))
         for frame in frames:
             tags.add(frame)
+        if version == 3:
+            tags.update_to_v23()  # what Picard does before a v2.3 save: TMCL and TIPL become IPLS
         tags.save(target, v2_version=version, v23_sep="/")
 
     # Solo artists and other names of the library, one song each (ID3v2.4, no credits).
@@ -142,7 +144,7 @@ def generate(root: Path) -> Manifest:
         id3.TMCL(encoding=3, people=[["guitar", "Mara Quill"], ["drums", "Olin Brandt"], ["bass", "Absent Person"]]),
         id3.TIPL(encoding=3, people=[["vocals", "Pia Sol"], ["producer", "Rex Dial"]]),
     ])
-    # ID3v2.3: mutagen writes the credits as IPLS; the MusicBrainz id as TXXX (UTF-16).
+    # ID3v2.3: the credits as IPLS (mutagen's update_to_v23); the MusicBrainz id as TXXX (UTF-16).
     mp3("copper/01.mp3", "Copper Tide", "Verdigris", "Patina", [
         id3.TIPL(encoding=1, people=[["piano", "Lena Marsh"], ["engineer", "Rex Dial"]]),
         id3.TXXX(encoding=1, desc="MusicBrainz Artist Id", text=[IDS["Copper Tide"]]),

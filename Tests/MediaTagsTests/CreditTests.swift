@@ -32,6 +32,9 @@ struct CreditTests {
                                  .init(name: "Cy West", role: ""), .init(name: "Dee East", role: "producer")])
         #expect(tags.custom["TMCL"] == nil && tags.custom["TIPL"] == nil)
         #expect(tags.musicBrainzArtistIDs == [Self.beatles])
+        // The whole file: the MP3 reader merges its tags (ID3v2 over ID3v1) without losing the credits.
+        let file = try MP3File.read(DataByteSource(tag + MPEGBuild.cbr(count: 20) + ID3Build.v1(title: "Old")))
+        #expect(file.tags.credits == tags.credits && file.tags.musicBrainzArtistIDs == [Self.beatles])
     }
 
     @Test func id3v23InvolvedPeopleListAndV22() throws {
