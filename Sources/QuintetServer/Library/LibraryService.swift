@@ -28,6 +28,8 @@ import Locking
 public final class LibraryService: Service, Sendable {
     public let catalog: Catalog
     public let bpm: BPMQueue
+    /// The catalog as a graph (the explorer, "play a path", Subsonic's similar songs and artists).
+    public let graph: GraphService
     /// The folder served: `--library DIR`, or the demo library in the data folder.
     public let root: URL
     public let isDemo: Bool
@@ -65,6 +67,7 @@ public final class LibraryService: Service, Sendable {
         self.analyzesBPM = analyzesBPM
         catalog = Catalog(database: database)
         bpm = BPMQueue(catalog: catalog)
+        graph = GraphService(catalog: catalog)
         isDemo = libraryDirectory == nil
         root = (libraryDirectory ?? database.directory.appendingPathComponent("demo-library")).standardizedFileURL
         self.logger = logger
