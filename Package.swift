@@ -171,7 +171,7 @@ let package = Package(
         .executableTarget(
             name: "quintet",
             dependencies: [
-                "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore",
+                "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore", "MusicGraph",
                 "Physics2D", "Radio", "Crowd", "WireFormats", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
