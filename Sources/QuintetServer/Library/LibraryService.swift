@@ -1,6 +1,7 @@
 import AudioCore
 import Foundation
 import LibraryCore
+import MusicGraph
 import Logging
 import QuintetStore
 import ServiceLifecycle
@@ -140,11 +141,32 @@ public final class LibraryService: Service, Sendable {
                 "songs": "\(report.songs)", "errors": "\(report.errors.count)",
                 "seconds": "\(String(format: "%.2f", report.seconds))",
             ])
+            await buildGraph()
         } catch is CancellationError {
             logger.info("library scan stopped (shutdown); the next start goes on from the batches written")
         } catch {
             logger.error("library scan failed: \(error)")
             state.update { $0.failure = String(describing: error) }
+        }
+    }
+
+    /// Builds the music graph of the catalog just scanned, so the first expansion does not wait
+    /// for it (a 100,000-song library takes about a second); a failure is logged and the graph is
+    /// built on first use instead.
+    private func buildGraph() async {
+        let start = ContinuousClock.now
+        do {
+            let built = try await Blocking.run { [graph] in
+                graph.invalidate()
+                return try graph.current()
+            }
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            logger.info("music graph built", metadata: [
+                "nodes": "\(built.nodeCount)", "links": "\(built.linkCount)", "seconds": "\(String(format: "%.2f", seconds))",
+            ])
+        } catch {
+            logger.error("music graph not built: \(error)")
         }
     }
 
