@@ -1,12 +1,14 @@
 import Foundation
 import GRDB
 
-/// A band ↔ member link between two artists of the catalog, with every source that gives it.
+/// A band ↔ member link between two artists of the catalog, with every source that gives it
+/// (MusicGraph's `MemberLink` is the graph's copy of it; the names differ so that a file may
+/// import both modules).
 ///
 /// ```swift
 /// for link in try catalog.memberLinks() where link.sources.contains("user") { … }
 /// ```
-public struct MemberLink: Sendable, Equatable, Hashable, Codable {
+public struct CatalogMemberLink: Sendable, Equatable, Hashable, Codable {
     /// The band's artist id.
     public var band: Int64
     /// The member's artist id.
@@ -133,11 +135,11 @@ extension Catalog {
     /// (docs/graph.md, "Band members"): the tags' performer credits, the MusicBrainz relations
     /// of artists looked up, and the relations users added. Both ends are always artists of the
     /// catalog now; a band is never its own member. Sorted by band, then member.
-    public func memberLinks() throws -> [MemberLink] {
+    public func memberLinks() throws -> [CatalogMemberLink] {
         try database.pool.read { db in try Self.memberLinks(db) }
     }
 
-    static func memberLinks(_ db: Database) throws -> [MemberLink] {
+    static func memberLinks(_ db: Database) throws -> [CatalogMemberLink] {
         var artists: [String: Int64] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT key, id FROM library_artist") { artists[row[0]] = row[1] }
         var sources: [MemberPair: Set<String>] = [:]
@@ -182,7 +184,7 @@ extension Catalog {
             add(band: row[0], member: row[1], "user")
         }
         return sources.map { pair, found in
-            MemberLink(band: pair.band, member: pair.member, sources: MemberLink.sourceOrder.filter(found.contains))
+            CatalogMemberLink(band: pair.band, member: pair.member, sources: CatalogMemberLink.sourceOrder.filter(found.contains))
         }.sorted { ($0.band, $0.member) < ($1.band, $1.member) }
     }
 

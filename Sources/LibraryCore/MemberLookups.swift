@@ -9,7 +9,7 @@ import Locking
 ///   is exactly one; several ids for one name are "ambiguous". Else a name search, keeping the
 ///   artists whose name (or "name (disambiguation)") has the artist's `NameKey`: one is taken,
 ///   none is "not found", several are "ambiguous" — never a guess between equal names.
-/// - **Requests**: at most one started per ``interval`` (MusicBrainz allows one a second), with
+/// - **Requests**: at most one started per ``interval`` (1.1 s: MusicBrainz allows one a second), with
 ///   the given User-Agent; every 200 answer is cached in the database with its date and used
 ///   for ``maxAge`` (30 days) without asking again, and at any age when MusicBrainz cannot be
 ///   reached or lookups are off (offline use).
@@ -56,7 +56,9 @@ public final class MemberLookups: Sendable {
         var running: [String: Task<MemberLookupState, Never>] = [:]
     }
 
-    public init(catalog: Catalog, source: Source, userAgent: String, interval: Duration = .seconds(1),
+    /// `interval`: the least time between the starts of two requests. MusicBrainz allows one a
+    /// second; 1.1 s leaves room for jitter in connecting, so they also *arrive* a second apart.
+    public init(catalog: Catalog, source: Source, userAgent: String, interval: Duration = .milliseconds(1100),
                 maxAge: TimeInterval = 30 * 86_400, fetch: @escaping Fetch) {
         self.catalog = catalog
         self.source = source

@@ -103,6 +103,12 @@ struct MemberRouteTests {
                 #expect(status == .created && body["sources"] as? [String] == ["musicbrainz", "user"])
                 (status, body) = try await json("/api/library/members", .post, body: #"{"band": "The Paper Boats", "member": "Ben South"}"#)
                 #expect(status == .created && body["sources"] as? [String] == ["user"])
+                // The graph: the band's node carries its lookup state, its members are member_of neighbours.
+                (status, body) = try await json("/api/library/graph/expand?node=artist:\(bandID)")
+                #expect(status == .ok && (body["node"] as? [String: Any])?["lookup"] as? String == "ok")
+                let linked = (body["neighbours"] as? [[String: Any]] ?? []).filter { $0["edge"] as? String == "member_of" }
+                #expect(Set(linked.compactMap { $0["id"] as? Int }) == [Int(adaID), Int(benID)])
+                #expect(linked.allSatisfy { $0["lookup"] as? String == "pending" }, "shown for the first time: queued")
                 (_, body) = try await json("/api/library/members?artist=\(benID)")
                 #expect((body["bands"] as? [[String: Any]])?.first?["name"] as? String == "The Paper Boats")
                 (_, body) = try await json("/api/library/members")
@@ -129,11 +135,15 @@ struct MemberRouteTests {
                     #expect(body["error"] != nil)
                 }
             }
-            let asked = requests.list.withLock { $0 }
+            // The first three: the failed search, then the retry's search and lookup (the artists
+            // shown later may be looked up after them).
+            let all = requests.list.withLock { $0 }
+            let asked = Array(all.prefix(3))
             #expect(asked.count == 3)
+            #expect(asked.map { URLComponents(string: $0.path)?.path } == ["/ws/2/artist", "/ws/2/artist", "/ws/2/artist/\(Self.band)"])
             #expect(asked.allSatisfy { $0.agent.hasPrefix("Quintet/\(QuintetVersion.current) ( ") && $0.agent.hasSuffix(" )") })
             #expect(asked.last?.path == "/ws/2/artist/\(Self.band)?inc=artist-rels&fmt=json")
-            for (earlier, later) in zip(asked, asked.dropFirst()) {
+            for (earlier, later) in zip(all, all.dropFirst()) {
                 #expect(later.at - earlier.at >= .milliseconds(990), "requests less than a second apart")
             }
         }
