@@ -130,12 +130,29 @@ def test_member_links_from_tags_musicbrainz_and_users(tmp_path):
         assert sorted(candidate["disambiguation"] for candidate in twins) == ["folk duo", "techno"]
         assert "503" in states[manifest.fails_once]["message"]
 
+        # The graph shows the failed lookup on the artist's node.
+        node = requests.get(server.url("/api/library/graph/expand"), params={"node": f"artist:{ids[manifest.fails_once]}"},
+                            auth=server.admin, timeout=10).json()["node"]
+        assert node["lookup"] == "failed", node
+
         # "Tap to retry".
         retried = requests.post(server.url("/api/library/members/lookup"), params={"artist": ids[manifest.fails_once]},
                                 auth=server.admin, timeout=30)
         assert retried.status_code == 200 and retried.json()["lookup"]["state"] == "ok", retried.text
 
         assert links(server) == manifest.links
+        # The graph's member_of edges are the same links (it rebuilds once it sees them).
+        band = "The Lighthouse Keepers"
+        want = {member for b, member, _ in manifest.links if b == band}
+        seen: dict = {}
+
+        def graph_members(_):
+            seen.update(requests.get(server.url("/api/library/graph/expand"), params={"node": f"artist:{ids[band]}"},
+                                     auth=server.admin, timeout=10).json())
+            return {n["name"] for n in seen["neighbours"] if n["edge"] == "member_of"} == want
+
+        wait(server, graph_members, lambda: f"the graph's members of {band}: {seen}", timeout=20, interval=0.5)
+        assert seen["node"]["lookup"] == "ok"
         listed = cli(data, "list", "--json")
         assert listed.returncode == 0, listed.stderr
         assert {(link["band"], link["member"], tuple(link["sources"])) for link in json.loads(listed.stdout)["links"]} == manifest.links
@@ -144,9 +161,11 @@ def test_member_links_from_tags_musicbrainz_and_users(tmp_path):
         assert all(re.fullmatch(r"Quintet/\S+ \( .+ \)", agent) for _, agent, _ in asked), asked
         assert all(later - earlier >= 0.95 for (_, _, earlier), (_, _, later) in zip(asked, asked[1:])), asked
         assert not any(mbid in path for path, _, _ in asked for mbid in manifest.never_asked), asked
-        # The bands whose tags carry their id were looked up by it, never searched.
+        # Every artist shown without an id was searched (the graph's neighbours too); the bands
+        # whose tags carry their id were looked up by it, never searched.
         searched = {parse_qs(urlsplit(path).query)["query"][0] for path, _, _ in asked if urlsplit(path).path == "/ws/2/artist"}
-        assert searched == {f'artist:"{name}"' for name in manifest.searches}
+        assert searched >= {f'artist:"{name}"' for name in manifest.searches}
+        assert not searched & {f'artist:"{name}"' for name in ("Copper Tide", "Velvet Static", "Night Ferry")}
     finally:
         stop_server(server)
 
@@ -160,8 +179,10 @@ def test_member_links_from_tags_musicbrainz_and_users(tmp_path):
         retried = requests.post(offline.url("/api/library/members/lookup"), params={"artist": ids["Sol Varga"]},
                                 auth=offline.admin, timeout=30).json()
         assert retried["lookup"]["state"] == "ok" and [band["name"] for band in retried["bands"]] == ["Night Ferry"]
-        never = requests.get(offline.url("/api/library/members"), params={"artist": ids["Kai Moss"]}, auth=offline.admin, timeout=10).json()
-        assert never["lookup"]["state"] == "off" and [band["name"] for band in never["bands"]] == ["Echo Parade"]
+        kai = requests.get(offline.url("/api/library/members"), params={"artist": ids["Kai Moss"]}, auth=offline.admin, timeout=10).json()
+        assert [band["name"] for band in kai["bands"]] == ["Echo Parade"]
+        never = requests.get(offline.url("/api/library/members"), params={"artist": ids["Rex Dial"]}, auth=offline.admin, timeout=10).json()
+        assert never["lookup"]["state"] == "off" and never["bands"] == [] and never["members"] == []
         assert len(stand_in.asked) == before
     finally:
         stop_server(offline)
