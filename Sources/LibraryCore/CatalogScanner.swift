@@ -265,6 +265,8 @@ struct ScannedFile: Sendable {
     /// ID3v2.2/2.3 name list holds a "/".
     var slashRuns: String?
     var slashKept: String
+    /// Performer credits and MusicBrainz ids (band members).
+    var memberFacts: MemberFacts
 
     /// Names already normalised in this batch: a library repeats its artist, album and
     /// genre names from song to song, and NFC plus case folding cost far more than a lookup.
@@ -306,6 +308,7 @@ struct ScannedFile: Sendable {
         slashRuns = slash.storedRuns
         slashKept = slash.storedKept
         genres = tags.genres.map { names.name($0) }.filter { !$0.key.isEmpty }
+        memberFacts = MemberFacts(tags: tags, credited: credited, names: &names)
     }
 }
 

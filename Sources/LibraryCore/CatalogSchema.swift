@@ -20,7 +20,16 @@ import QuintetStore
 ///   from `bpm`/`bpm_source` (the tag's or the analysis's), which scans and the BPM worker
 ///   write; the effective BPM is the override when there is one.
 /// - v3: `library_runner_never`: the songs each user never wants while running.
-/// - v4: `library_song.slash_names` and `slash_kept` (`SlashCredits`): for a song whose
+/// - v4: band members (docs/graph.md, "Band members"): `library_song_credit` (each song's
+///   performer credits: name, key, role, and the band the credit may make its performer a
+///   member of), `library_song_mbid` (the MusicBrainz artist ids the tags pair with a credited
+///   artist's name key), `library_member_user` (relations a user added, by name key so they
+///   survive rescans), `library_mb_answer` (MusicBrainz answers with their date: the cache),
+///   `library_member_lookup` (each artist's lookup state, by name key) and `library_member_mb`
+///   (the "member of band" relations MusicBrainz gave, by name key). Every song is marked for
+///   re-reading (its mtime set to -1) so that the next scan reads the credits of files already
+///   in the catalog.
+/// - v5: `library_song.slash_names` and `slash_kept` (`SlashCredits`): for a song whose
 ///   ID3v2.2/2.3 name lists hold a "/", the runs of names that may be known as one, and those
 ///   that were. Songs the older rules may have read otherwise are marked changed (mtime −1),
 ///   so the next scan reads them again: MP3 and WAV songs with a "/" in their artist,
@@ -152,7 +161,10 @@ public enum CatalogSchema {
                 t.primaryKey(["user_id", "song_id"])
             }
         }
-        registry.register(system: system, "v4-slash-credits") { db in
+        registry.register(system: system, "v4-members") { db in
+            try MemberSchema.create(db)
+        }
+        registry.register(system: system, "v5-slash-credits") { db in
             try db.alter(table: "library_song") { t in
                 t.add(column: "slash_names", .text)
                 t.add(column: "slash_kept", .text)

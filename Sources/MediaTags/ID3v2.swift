@@ -173,6 +173,7 @@ enum ID3Merge {
         base.comment = base.comment ?? other.comment
         for (key, values) in other.custom where base.custom[key] == nil { base.custom[key] = values }
         if base.pictures.isEmpty { base.pictures = other.pictures }
+        if base.credits.isEmpty { base.credits = other.credits }
         // Each name list keeps the separator convention of the tag it came from.
         base.slashSeparated = TagSet.ListField.allCases.filter {
             (before[list: $0].isEmpty ? other : before).slashSeparated.contains($0)

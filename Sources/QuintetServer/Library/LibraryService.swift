@@ -1,6 +1,7 @@
 import AudioCore
 import Foundation
 import LibraryCore
+import MusicGraph
 import Logging
 import QuintetStore
 import ServiceLifecycle
@@ -28,6 +29,10 @@ import Locking
 public final class LibraryService: Service, Sendable {
     public let catalog: Catalog
     public let bpm: BPMQueue
+    /// MusicBrainz lookups of band members (``MemberLookups``); ``run()`` performs the queued ones.
+    public let members: MemberLookups
+    /// The catalog as a graph (the explorer, "play a path", Subsonic's similar songs and artists).
+    public let graph: GraphService
     /// The folder served: `--library DIR`, or the demo library in the data folder.
     public let root: URL
     public let isDemo: Bool
@@ -61,10 +66,16 @@ public final class LibraryService: Service, Sendable {
     }
 
     public init(database: QuintetDatabase, libraryDirectory: URL?, logger: Logger, analyzesBPM: Bool = true,
-                idlePause: Duration = .seconds(2), errorPause: Duration = .seconds(10)) {
+                idlePause: Duration = .seconds(2), errorPause: Duration = .seconds(10),
+                musicBrainz: MemberLookups.Source = .off) {
         self.analyzesBPM = analyzesBPM
         catalog = Catalog(database: database)
         bpm = BPMQueue(catalog: catalog)
+        members = MemberLookups(catalog: catalog, source: musicBrainz, userAgent: MusicBrainzClient.userAgent,
+                                fetch: MusicBrainzClient.fetch)
+        graph = GraphService(catalog: catalog, members: { [catalog] in
+            try catalog.memberLinks().map { MemberLink(band: $0.band, member: $0.member, sources: $0.sources) }
+        })
         isDemo = libraryDirectory == nil
         root = (libraryDirectory ?? database.directory.appendingPathComponent("demo-library")).standardizedFileURL
         self.logger = logger
@@ -80,6 +91,7 @@ public final class LibraryService: Service, Sendable {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.scanLoop() }
+                group.addTask { await self.members.run() }
                 if self.analyzesBPM { group.addTask { await self.bpmLoop() } }
             }
         }
@@ -137,11 +149,32 @@ public final class LibraryService: Service, Sendable {
                 "songs": "\(report.songs)", "errors": "\(report.errors.count)",
                 "seconds": "\(String(format: "%.2f", report.seconds))",
             ])
+            await buildGraph()
         } catch is CancellationError {
             logger.info("library scan stopped (shutdown); the next start goes on from the batches written")
         } catch {
             logger.error("library scan failed: \(error)")
             state.update { $0.failure = String(describing: error) }
+        }
+    }
+
+    /// Builds the music graph of the catalog just scanned, so the first expansion does not wait
+    /// for it (a 100,000-song library takes about a second); a failure is logged and the graph is
+    /// built on first use instead.
+    private func buildGraph() async {
+        let start = ContinuousClock.now
+        do {
+            let built = try await Blocking.run { [graph] in
+                graph.invalidate()
+                return try graph.current()
+            }
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            logger.info("music graph built", metadata: [
+                "nodes": "\(built.nodeCount)", "links": "\(built.linkCount)", "seconds": "\(String(format: "%.2f", seconds))",
+            ])
+        } catch {
+            logger.error("music graph not built: \(error)")
         }
     }
 
