@@ -61,6 +61,11 @@ final class CatalogWriter {
                 WHERE path = ? RETURNING id
                 """)
             let members = try MemberFacts.Statements(db)
+            // A song marked for re-reading by a migration (mtime -1: the file itself is not known to
+            // have changed) keeps its analysed BPM when its tags still carry none: an upgrade must not
+            // throw away hours of analysis.
+            let analysedBeforeReread = try RawStatement(db, sql: "SELECT bpm FROM library_song WHERE path = ? AND mtime = -1 AND bpm_source = 'analysis' AND bpm IS NOT NULL")
+            let restoreAnalysis = try RawStatement(db, sql: "UPDATE library_song SET bpm = ?, bpm_source = 'analysis' WHERE id = ?")
             let clearLinks = try ["library_song_artist", "library_song_composer", "library_song_genre",
                                   "library_song_credit", "library_song_mbid"].map {
                 try RawStatement(db, sql: "DELETE FROM \($0) WHERE song_id = ?")
@@ -75,6 +80,11 @@ final class CatalogWriter {
                 let stream = scanned.stream
                 let isNew = new(scanned.file.path)
                 let row = isNew ? insert : update
+                var keptBPM: Double?
+                if !isNew, tags.bpm == nil {
+                    analysedBeforeReread.bind(scanned.file.path)
+                    try analysedBeforeReread.forEachRow { keptBPM = $0.double(0) }
+                }
                 row.bind(scanned.file.path); row.bind(scanned.file.size); row.bind(scanned.file.modified)
                 row.bind(scanned.format); row.bind(scanned.title.text); row.bind(scanned.title.key)
                 row.bind(scanned.artistText); row.bind(albumID); row.bind(tags.trackNumber); row.bind(tags.trackTotal)
@@ -93,6 +103,10 @@ final class CatalogWriter {
                     update.bind(scanned.file.path)
                     guard let id = try update.run() else { continue }
                     songID = id
+                    if let keptBPM {
+                        restoreAnalysis.bind(keptBPM); restoreAnalysis.bind(songID)
+                        try restoreAnalysis.run()
+                    }
                     for statement in clearLinks { statement.bind(songID); try statement.run() }
                 }
                 for (position, name) in scanned.credited.enumerated() {

@@ -142,6 +142,26 @@ struct CatalogTests {
         #expect(try f.catalog.artists(userID: nil).map(\.name).contains("Newcomer"))
     }
 
+    @Test("a re-read asked by a migration keeps the analysed BPM; a changed file loses it")
+    func rereadKeepsAnalysis() throws {
+        let f = try CatalogFixture()
+        defer { f.remove() }
+        try FLACFixture.write(f.root, "A/01.flac", ["TITLE=One", "ARTIST=A", "ALBUM=X"])
+        try FLACFixture.write(f.root, "A/02.flac", ["TITLE=Two", "ARTIST=A", "ALBUM=X"])
+        _ = try f.scan()
+        // As the BPM worker stores an analysis, then as migrations v4/v5 mark songs for re-reading.
+        try f.database.pool.write { db in
+            try db.execute(sql: "UPDATE library_song SET bpm = 97.5, bpm_source = 'analysis'")
+            try db.execute(sql: "UPDATE library_song SET mtime = -1 WHERE path = 'A/01.flac'")
+        }
+        try FLACFixture.write(f.root, "A/02.flac", ["TITLE=Two (Edit)", "ARTIST=A", "ALBUM=X"])
+        let report = try f.scan()
+        #expect(report.read == 2)
+        let kept = try f.song("One"), edited = try f.song("Two (Edit)")
+        #expect(kept.bpm == 97.5 && kept.bpmSource == "analysis")
+        #expect(edited.bpm == nil && edited.bpmSource == nil)
+    }
+
     @Test("a link to a song elsewhere in the library is no second song, scan after scan")
     func linkedSong() throws {
         let f = try CatalogFixture()
