@@ -9,7 +9,8 @@ import Locking
 ///   is exactly one; several ids for one name are "ambiguous". Else a name search, keeping the
 ///   artists whose name (or "name (disambiguation)") has the artist's `NameKey`: one is taken,
 ///   none is "not found", several are "ambiguous" — never a guess between equal names.
-/// - **Requests**: at most one started per ``interval`` (1.1 s: MusicBrainz allows one a second), with
+/// - **Requests**: at most one started per ``interval`` (1.1 s: MusicBrainz allows one a second), and
+///   none sooner than ``interval`` after the previous answer came back (so arrivals are spaced too), with
 ///   the given User-Agent; every 200 answer is cached in the database with its date and used
 ///   for ``maxAge`` (30 days) without asking again, and at any age when MusicBrainz cannot be
 ///   reached or lookups are off (offline use).
@@ -203,9 +204,12 @@ public final class MemberLookups: Sendable {
         let answer: (status: Int, body: [UInt8])
         do {
             answer = try await fetch(url, [("User-Agent", userAgent), ("Accept", "application/json")])
+            await spacing.finished()
         } catch is CancellationError {
+            await spacing.finished()
             throw CancellationError()
         } catch {
+            await spacing.finished()
             if let cached { return cached.body }
             throw error
         }
@@ -274,6 +278,13 @@ actor RequestSpacing {
         let turn = max(now, next)
         next = turn + interval
         if turn > now { try await Task.sleep(until: turn, clock: .continuous) }
+    }
+
+    /// Called when a request's answer (or failure) came back: the next request starts no sooner
+    /// than `interval` after it, so two requests never *arrive* closer than that even when the
+    /// first one was slow to leave (a loaded machine, a slow network).
+    func finished() {
+        next = max(next, ContinuousClock.now + interval)
     }
 }
 
