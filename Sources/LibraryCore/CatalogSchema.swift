@@ -20,6 +20,8 @@ import QuintetStore
 ///   from `bpm`/`bpm_source` (the tag's or the analysis's), which scans and the BPM worker
 ///   write; the effective BPM is the override when there is one.
 /// - v3: `library_runner_never`: the songs each user never wants while running.
+/// - v5: `library_graph_map`: the whole-library map's cached layout (one row: the binary block
+///   `GET /api/library/graph/map` serves, when and how it was computed); MusicGraph writes it.
 public enum CatalogSchema {
     public static let system = "library"
 
@@ -144,6 +146,18 @@ public enum CatalogSchema {
                 t.column("song_id", .integer).notNull().references("library_song", onDelete: .cascade).indexed()
                 t.column("added_at", .double).notNull()
                 t.primaryKey(["user_id", "song_id"])
+            }
+        }
+        registry.register(system: system, "v5-graph-layout") { db in
+            try db.create(table: "library_graph_map") { t in
+                t.column("id", .integer).primaryKey().check { $0 == 1 }
+                t.column("payload", .blob).notNull()       // MusicGraph's MapPayload, as served
+                t.column("nodes", .integer).notNull()
+                t.column("edges", .integer).notNull()
+                t.column("computed_at", .double).notNull()
+                t.column("seconds", .double).notNull()     // the layout's wall time
+                t.column("incremental", .boolean).notNull()
+                t.column("synthetic", .boolean).notNull()
             }
         }
     }
