@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz fuzz-api clean
+.PHONY: run build test e2e e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz fuzz-api clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -32,6 +32,11 @@ test: bootstrap web-assets
 e2e: bootstrap web-assets
 	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
 
+# The e2e checks too slow for `make test`: the 100,000-song whole-library map's first frame
+# in headless Chromium (e2e/long_graph_map.py), against an existing debug build.
+e2e-long: bootstrap web-assets
+	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python -m pytest e2e/long_graph_map.py -q -s
+
 # docs/phone.md's pictures: each app on a 390×844 phone viewport, against the debug build
 # (docs/images/phone-*.png; by hand when pages change, never part of `make test`).
 screenshots: bootstrap web-assets
@@ -57,7 +62,7 @@ bootstrap:
 # next to mutagen and tinytag, and a 60-minute accelerometer log through `quintet cadence`.
 # Every bench-* writes its raw results to Benchmarks/results/<bench>-<UTC time>.json
 # (scripts/bench_result.py); docs/benchmarks.md describes them.
-bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd
+bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-graph
 
 bench-fft:
 	bash scripts/bench-fft.sh
@@ -70,6 +75,12 @@ bench-tempo:
 # to use another copy); FILES (default 20000) and RUNS (default 3).
 bench-scan:
 	bash scripts/bench-scan.sh --files $(or $(FILES),20000) --runs $(or $(RUNS),3)
+
+# The whole-library map's layout next to Graphviz sfdp on the 20,000-file library-bench catalog
+# and a synthetic 100,000-song catalog: wall, CPU, max RSS, neighbourhood preservation; RUNS
+# (default 3), SONGS (default 100000).
+bench-graph:
+	bash scripts/bench-graph --runs $(or $(RUNS),3) --songs $(or $(SONGS),100000)
 
 # `quintet cadence` on a 60-minute 100 Hz log, whole process (bound: 0.2 s); RUNS (default 10).
 bench-cadence:

@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "WireFormatsTests", dependencies: ["WireFormats"], swiftSettings: swiftSettings),
         .testTarget(name: "LibraryCoreTests", dependencies: ["LibraryCore", "QuintetStore", "AudioCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "MusicGraphTests", dependencies: ["MusicGraph"], swiftSettings: swiftSettings),
+        .testTarget(name: "MusicGraphTests", dependencies: ["MusicGraph", "LibraryCore", "QuintetStore", grdb], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "CadenceTests", dependencies: ["Cadence", "AudioCore"], swiftSettings: swiftSettings),

@@ -35,6 +35,8 @@ import QuintetStore
 ///   so the next scan reads them again: MP3 and WAV songs with a "/" in their artist,
 ///   composer or album artist, and FLAC songs without a bitrate (a file cut inside its
 ///   metadata was a song before).
+/// - v6: `library_graph_map`: the whole-library map's cached layout (one row: the binary block
+///   `GET /api/library/graph/map` serves, when and how it was computed); MusicGraph writes it.
 public enum CatalogSchema {
     public static let system = "library"
 
@@ -176,6 +178,18 @@ public enum CatalogSchema {
                                        WHERE instr(a.name, '/') > 0)))
                    OR (format = 'flac' AND bitrate IS NULL)
                 """)
+        }
+        registry.register(system: system, "v6-graph-layout") { db in
+            try db.create(table: "library_graph_map") { t in
+                t.column("id", .integer).primaryKey().check { $0 == 1 }
+                t.column("payload", .blob).notNull()       // MusicGraph's MapPayload, as served
+                t.column("nodes", .integer).notNull()
+                t.column("edges", .integer).notNull()
+                t.column("computed_at", .double).notNull()
+                t.column("seconds", .double).notNull()     // the layout's wall time
+                t.column("incremental", .boolean).notNull()
+                t.column("synthetic", .boolean).notNull()
+            }
         }
     }
 }

@@ -16,8 +16,10 @@ struct LibraryCommand: ParsableCommand {
     struct GraphCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "graph",
-            abstract: "The music graph of the catalog (artists, albums, songs and their links).",
-            subcommands: [Expand.self, Walk.self]
+            abstract: "The music graph of the catalog (artists, albums, songs and their links) and the whole-library map.",
+            subcommands: [Expand.self, Walk.self, LibraryGraphCommand.Export.self, LibraryGraphCommand.Synthetic.self,
+                          LibraryGraphCommand.Layout.self, LibraryGraphCommand.Compute.self,
+                          LibraryGraphCommand.ImportSynthetic.self]
         )
     }
 

@@ -32,8 +32,9 @@ function isRaw(body) {
  *    const { artists } = await api("/api/library/artists?q=glass");
  *    await api("/api/session", { method: "POST", body: { name, password } });
  *    const tempo = await api("/api/tempo", { method: "POST", body: input.files[0] });
+ *    const block = await api("/api/library/graph/map", { binary: true });   // an ArrayBuffer
  */
-export async function api(path, { method = "GET", body, signal, headers = {} } = {}) {
+export async function api(path, { method = "GET", body, signal, headers = {}, binary = false } = {}) {
   const init = { method, signal, headers: { Accept: "application/json", "X-Requested-With": "quintet" } };
   if (isRaw(body)) {
     init.body = body;
@@ -52,6 +53,7 @@ export async function api(path, { method = "GET", body, signal, headers = {} } =
     throw new APIError(0, "network", (err && err.message) || "network error");
   }
   serverReachability.dispatchEvent(new Event("reachable"));
+  if (binary && response.ok) return response.arrayBuffer();
   const text = await response.text();
   let data = null;
   if (text) {

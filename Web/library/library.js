@@ -7,6 +7,7 @@ import { $, announce, el } from "/common/dom.js";
 import { duration, plural } from "/common/format.js";
 import { t } from "/common/i18n.js";
 import { playIcon } from "/common/icons.js";
+import { mapView } from "./graph-map-view.js";
 
 const status = $("#library-status");
 const signin = { section: $("#signin"), form: $("#signin-form"), name: $("#signin-name"),
@@ -268,6 +269,7 @@ function currentRoute() {
   const match = /^(artist|album|song)\/(\d+)$/.exec(hash);
   if (match) return { kind: match[1], id: Number(match[2]) };
   if (hash.startsWith("search/")) return { kind: "home", q: hash.slice("search/".length) };
+  if (hash === "map") return { kind: "map" };
   return { kind: "home", q: "" };
 }
 
@@ -311,6 +313,7 @@ async function render({ focus = false } = {}) {
     if (route.kind === "artist") content = await artistView(route.id);
     else if (route.kind === "album") content = await albumView(route.id);
     else if (route.kind === "song") content = await songView(route.id);
+    else if (route.kind === "map") content = await mapView({ home: home(), isCurrent: () => currentRoute().kind === "map" });
     else content = await homeView(route.q || "");
     if (token !== state.renderToken) return;
     crumbs.replaceChildren(...content.crumbs.map((c, i, all) => el("li", {},

@@ -179,6 +179,7 @@ enum LibraryRoutes {
         BPMOverrideRoute.add(to: api, catalog: catalog)
         MemberRoutes.add(to: api, library: library)
         GraphRoutes.add(to: api, library: library)
+        GraphMapRoutes.add(to: api, library: library)
         api.get("songs/:id/related") { _, context -> Response in
             let user = try context.requireUser()
             let id = try context.parameters.id()

@@ -1,8 +1,8 @@
 import AudioCore
 import Foundation
 import LibraryCore
-import MusicGraph
 import Logging
+import MusicGraph
 import QuintetStore
 import ServiceLifecycle
 import Locking
@@ -33,6 +33,8 @@ public final class LibraryService: Service, Sendable {
     public let members: MemberLookups
     /// The catalog as a graph (the explorer, "play a path", Subsonic's similar songs and artists).
     public let graph: GraphService
+    /// The whole-library map, recomputed in the background after a scan that changed the catalog.
+    public let map: LibraryMap
     /// The folder served: `--library DIR`, or the demo library in the data folder.
     public let root: URL
     public let isDemo: Bool
@@ -41,6 +43,10 @@ public final class LibraryService: Service, Sendable {
     /// Rescans asked for while the service runs; ``run()`` performs them one at a time.
     private let requests: AsyncStream<Void>
     private let requestSink: AsyncStream<Void>.Continuation
+    /// Map layouts due (after a changing scan, or at start when none is cached); one at a time.
+    private let mapRequests: AsyncStream<Void>
+    private let mapSink: AsyncStream<Void>.Continuation
+    private let mapState = Lock(MapState())
     /// Seconds the BPM worker waits when nothing is left to analyse, and after an error.
     private let idlePause: Duration
     private let errorPause: Duration
@@ -82,6 +88,8 @@ public final class LibraryService: Service, Sendable {
         self.idlePause = idlePause
         self.errorPause = errorPause
         (requests, requestSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (mapRequests, mapSink) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        map = LibraryMap(catalog: catalog)
         _ = state.begin() // the first scan is due as soon as the service runs
     }
 
@@ -92,10 +100,12 @@ public final class LibraryService: Service, Sendable {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.scanLoop() }
                 group.addTask { await self.members.run() }
+                group.addTask { await self.mapLoop() }
                 if self.analyzesBPM { group.addTask { await self.bpmLoop() } }
             }
         }
         requestSink.finish()
+        mapSink.finish()
         state.update { $0.phase = "stopped" }
         logger.debug("library service stopped")
     }
@@ -144,6 +154,9 @@ public final class LibraryService: Service, Sendable {
                 }
             }
             state.update { $0.lastReport = report; $0.failure = nil }
+            // The map follows the catalog: after a scan that changed it, or when none is cached yet.
+            let mapMissing = (try? await Blocking.run { [map] in try map.cached() == nil }) ?? true
+            if report.read > 0 || report.removed > 0 || (mapMissing && report.songs > 0) { requestMap() }
             logger.info("library scanned", metadata: [
                 "folder": "\(root.path)", "files": "\(report.files)", "read": "\(report.read)",
                 "songs": "\(report.songs)", "errors": "\(report.errors.count)",
@@ -178,6 +191,40 @@ public final class LibraryService: Service, Sendable {
         }
     }
 
+    /// Asks for the map to be laid out again (in the background; a request while one runs is kept
+    /// and served after it).
+    public func requestMap() {
+        mapState.withLock { $0.due = true }
+        mapSink.yield()
+    }
+
+    /// Where the map stands: `computing` while a layout runs or is due, the last failure if any.
+    public func mapStatus() -> (computing: Bool, failure: String?) {
+        mapState.withLock { ($0.due || $0.running, $0.failure) }
+    }
+
+    /// Lays out the map once per request, on the blocking pool (the scan is not waited for).
+    private func mapLoop() async {
+        for await _ in mapRequests {
+            if Task.isCancelled { break }
+            mapState.withLock { $0.due = false; $0.running = true }
+            do {
+                let cached = try await runCancellable { [map] flag in try map.recompute(isCancelled: { flag.isCancelled }) }
+                mapState.withLock { $0.failure = nil }
+                logger.info("library map laid out", metadata: [
+                    "nodes": "\(cached.nodes)", "edges": "\(cached.edges)", "incremental": "\(cached.incremental)",
+                    "seconds": "\(String(format: "%.2f", cached.seconds))",
+                ])
+            } catch is CancellationError {
+            } catch ForceLayout.Failure.cancelled {
+            } catch {
+                logger.error("library map failed: \(error)")
+                mapState.withLock { $0.failure = String(describing: error) }
+            }
+            mapState.withLock { $0.running = false }
+        }
+    }
+
     /// Analyses songs without a BPM one at a time while no scan runs; waits when done.
     private func bpmLoop() async {
         while !Task.isCancelled {
@@ -207,6 +254,13 @@ public final class LibraryService: Service, Sendable {
             flag.cancel()
         }
     }
+}
+
+/// The map's layout state (written by the map loop, read by routes).
+private struct MapState {
+    var due = false
+    var running = false
+    var failure: String?
 }
 
 /// The scan's shared state (written by the scan, read by routes).
