@@ -2,45 +2,42 @@ import Foundation
 import GRDB
 import LibraryCore
 
+/// The core's kind of link (inside `MapGraph`, `EdgeKind` names the map's own).
+typealias CoreEdgeKind = EdgeKind
+
 extension MapGraph {
-    /// The whole catalog as a map graph: every artist, album and song; `album_of` (album →
-    /// album artist), `song_of` (song → album), `performed_by` (song → a credited artist other
-    /// than its album's artist), and each cover and identical pair once (`Catalog.allRelated()`,
-    /// LibraryCore's rules). Nodes come in kind order, then by id, so an unchanged catalog gives
-    /// the same graph.
-    ///
-    /// The one place that reads the catalog for the map: when the MusicGraph core's own graph
-    /// lands, this switches to it (and gains `member_of`).
+    /// The whole catalog as a map graph: the MusicGraph core's graph of the catalog (its band ↔
+    /// member links included) without its tempo links — `album_of`, `song_of`, `performed_by`,
+    /// `cover`, `identical`, `member_of`, each pair once. Nodes come in the core's order (kind,
+    /// then id), so an unchanged catalog gives the same graph.
     public init(catalog: Catalog) throws {
+        let members = try catalog.memberLinks().map { MemberLink(band: $0.band, member: $0.member, sources: $0.sources) }
+        self.init(MusicGraph(GraphSnapshot(try catalog.graphRows(), members: members)))
+    }
+
+    /// The map graph of a music graph: its nodes in order, its links but tempo (the map's layout
+    /// would be dominated by them: docs/graph.md). A link between two kinds of node runs from the
+    /// lower kind (song → album → artist), as the map's text format writes it.
+    public init(_ graph: MusicGraph) {
         self.init()
-        let (artists, albums, songs, credits) = try catalog.database.pool.read { db in
-            (try Int64.fetchAll(db, sql: "SELECT id FROM library_artist ORDER BY id"),
-             try Row.fetchAll(db, sql: "SELECT id, artist_id FROM library_album ORDER BY id").map { ($0[0] as Int64, $0[1] as Int64) },
-             try Row.fetchAll(db, sql: "SELECT id, album_id FROM library_song ORDER BY id").map { ($0[0] as Int64, $0[1] as Int64) },
-             try Row.fetchAll(db, sql: """
-                SELECT sa.song_id, sa.artist_id FROM library_song_artist sa JOIN library_song s ON s.id = sa.song_id
-                JOIN library_album al ON al.id = s.album_id WHERE sa.artist_id != al.artist_id ORDER BY sa.song_id, sa.position
-                """).map { ($0[0] as Int64, $0[1] as Int64) })
+        for node in graph.nodes {
+            let kind: NodeKind = switch node.kind {
+            case .artist: .artist
+            case .album: .album
+            case .song: .song
+            }
+            addNode(kind, id: node.id)
         }
-        var artistIndex: [Int64: Int32] = [:], albumIndex: [Int64: Int32] = [:], songIndex: [Int64: Int32] = [:]
-        artistIndex.reserveCapacity(artists.count); albumIndex.reserveCapacity(albums.count); songIndex.reserveCapacity(songs.count)
-        for id in artists { artistIndex[id] = addNode(.artist, id: id) }
-        for (id, _) in albums { albumIndex[id] = addNode(.album, id: id) }
-        for (id, _) in songs { songIndex[id] = addNode(.song, id: id) }
-        for (id, artist) in albums {
-            if let a = artistIndex[artist] { addEdge(albumIndex[id]!, a, .albumOf) }
-        }
-        for (id, album) in songs {
-            if let a = albumIndex[album] { addEdge(songIndex[id]!, a, .songOf) }
-        }
-        for (song, artist) in credits {
-            if let s = songIndex[song], let a = artistIndex[artist] { addEdge(s, a, .performedBy) }
-        }
-        let related = try catalog.allRelated()
-        for song in related.keys.sorted() {
-            guard let s = songIndex[song], let links = related[song] else { continue }
-            for other in links.covers where other > song { if let o = songIndex[other] { addEdge(s, o, .cover) } }
-            for other in links.identical where other > song { if let o = songIndex[other] { addEdge(s, o, .identical) } }
+        let wanted: [(CoreEdgeKind, MapGraph.EdgeKind)] = [
+            (.albumOf, .albumOf), (.songOf, .songOf), (.performedBy, .performedBy),
+            (.cover, .cover), (.identical, .identical), (.memberOf, .memberOf),
+        ]
+        for edge in graph.edges(kinds: CoreEdgeKind.all & ~CoreEdgeKind.tempo.bit) {
+            for (kind, mapKind) in wanted where edge.mask & kind.bit != 0 {
+                // Structural links from the later node (a song before its album, an album before its artist).
+                let structural = graph.nodes[Int(edge.a)].kind != graph.nodes[Int(edge.b)].kind
+                if structural { addEdge(edge.b, edge.a, mapKind) } else { addEdge(edge.a, edge.b, mapKind) }
+            }
         }
     }
 }

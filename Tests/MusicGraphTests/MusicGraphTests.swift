@@ -187,3 +187,19 @@ struct MusicGraphTests {
         #expect(path.count == 50 && Set(path).count == 50)
     }
 }
+
+@Suite("The map graph of the core's graph")
+struct MapFromCoreTests {
+    @Test("every link but tempo, member links included, structural links from the later node")
+    func mapFromCore() {
+        let map = MapGraph(Fixture.graph)
+        #expect(map.nodeCount == Fixture.graph.nodeCount)
+        #expect(map.edges.count == Fixture.graph.edges(kinds: EdgeKind.all & ~EdgeKind.tempo.bit).count)
+        let labels = Set(zip(map.edges, map.edgeKinds).map { "\(map.key(of: Int($0.0.0)))-\(map.key(of: Int($0.0.1))) \($0.1.name)" })
+        #expect(labels.contains("artist:1-artist:2 member_of"))
+        #expect(labels.contains("album:10-artist:1 album_of"))
+        #expect(labels.contains("song:100-album:10 song_of"))
+        #expect(labels.contains("song:100-song:103 identical"))
+        #expect(!labels.contains { $0.hasSuffix("tempo") })
+    }
+}
