@@ -177,6 +177,7 @@ enum LibraryRoutes {
             return try APIJSON.response(try await Self.catalogWork { SongView(try catalog.song(id: id, userID: user.id)) })
         }
         BPMOverrideRoute.add(to: api, catalog: catalog)
+        PlaylistRoute.add(to: api, catalog: catalog)
         api.get("songs/:id/related") { _, context -> Response in
             let user = try context.requireUser()
             let id = try context.parameters.id()

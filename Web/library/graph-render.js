@@ -1,0 +1,387 @@
+// Draws the explorer's screen graph on a 2D canvas: edges batched by style, nodes batched by
+// colour, album covers, marks, and labels of a constant screen size with the overlapping
+// ones left out. Coordinates: world units for nodes, CSS pixels on screen; the backing store
+// is devicePixelRatio times larger, so lines and text stay sharp on phones and tablets.
+import { RADIUS } from "/library/graph-model.js";
+
+/** Edge styles as the original: structure grey, covers dashed green, identical solid green,
+ *  band↔member solid blue; tempo neighbours (beyond the original) a dotted amber line. */
+export const EDGE_STYLES = {
+  structure: { colour: "rgba(128, 128, 128, 0.55)", width: 1.2, dash: [] },
+  cover: { colour: "#2e9e4f", width: 2, dash: [7, 5] },
+  identical: { colour: "#2e9e4f", width: 2.4, dash: [] },
+  member_of: { colour: "#2f6fd6", width: 2.4, dash: [] },
+  tempo: { colour: "#d08a12", width: 2, dash: [1.5, 4.5] },
+};
+const STYLE_OF = { album_of: "structure", song_of: "structure", performed_by: "structure", cover: "cover",
+  identical: "identical", member_of: "member_of", tempo: "tempo" };
+export const NODE_COLOURS = { artist: "#2f6fd6", song: "#2e9e4f", album: "#8a8f98" };
+const LABEL_FONT = "12px system-ui, -apple-system, 'Segoe UI', sans-serif";
+const LABEL_HEIGHT = 16;
+const MAX_LABELS = 400;
+const LABEL_CELL = 96;
+
+export class GraphRenderer {
+  constructor(canvas, graph) {
+    this.canvas = canvas;
+    this.graph = graph;
+    this.ctx = canvas.getContext("2d", { alpha: false });
+    this.camera = { x: 0, y: 0, scale: 1 };
+    this.width = 1;
+    this.height = 1;
+    this.ratio = 1;
+    this.labels = []; // label rectangles drawn last frame: {x, y, w, h, node}
+    this.marks = []; // mark rectangles drawn last frame (icons count as their node)
+    this.covers = new Map(); // album key -> HTMLImageElement | canvas
+    this.state = { playing: null, queued: new Set(), focused: null, selected: null, dragging: null };
+    this.colours = { background: "#fafafa", text: "#1b1b1f", halo: "rgba(250, 250, 250, 0.82)", focus: "#6a3fc4" };
+    this.onCoverLoad = () => {};
+  }
+
+  /** Reads the page's colours (light or dark theme) from CSS custom properties. */
+  readColours() {
+    const style = getComputedStyle(this.canvas);
+    const get = (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+    this.colours.background = get("--graph-bg", this.colours.background);
+    this.colours.text = get("--graph-fg", this.colours.text);
+    this.colours.halo = get("--graph-halo", this.colours.halo);
+    this.colours.focus = get("--graph-focus", this.colours.focus);
+  }
+
+  /** Sizes the backing store to the canvas's CSS box times devicePixelRatio. */
+  resize() {
+    const box = this.canvas.getBoundingClientRect();
+    this.ratio = window.devicePixelRatio || 1;
+    this.width = Math.max(1, box.width);
+    this.height = Math.max(1, box.height);
+    const w = Math.round(this.width * this.ratio), h = Math.round(this.height * this.ratio);
+    if (this.canvas.width !== w || this.canvas.height !== h) {
+      this.canvas.width = w;
+      this.canvas.height = h;
+    }
+    this.readColours();
+  }
+
+  toScreen(x, y) {
+    const c = this.camera;
+    return { x: (x - c.x) * c.scale + this.width / 2, y: (y - c.y) * c.scale + this.height / 2 };
+  }
+
+  toWorld(sx, sy) {
+    const c = this.camera;
+    return { x: (sx - this.width / 2) / c.scale + c.x, y: (sy - this.height / 2) / c.scale + c.y };
+  }
+
+  /** A node's radius on screen: its world size times the zoom, kept between 4 px and three
+   *  times its size so that far-out nodes stay visible and near ones do not swamp the view. */
+  screenRadius(node) {
+    const r = RADIUS[node.kind] || 12;
+    return Math.max(4, Math.min(r * 3, r * this.camera.scale));
+  }
+
+  /** Zooms by factor around a screen point, which stays where it is. */
+  zoomAt(factor, sx, sy) {
+    const before = this.toWorld(sx, sy);
+    this.camera.scale = Math.max(0.02, Math.min(8, this.camera.scale * factor));
+    const after = this.toWorld(sx, sy);
+    this.camera.x += before.x - after.x;
+    this.camera.y += before.y - after.y;
+  }
+
+  /** Centres and scales the camera so every node fits. */
+  fit(padding = 60) {
+    const nodes = [...this.graph.nodes.values()];
+    if (!nodes.length) { this.camera = { x: 0, y: 0, scale: 1 }; return; }
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (const n of nodes) {
+      minX = Math.min(minX, n.x); maxX = Math.max(maxX, n.x); minY = Math.min(minY, n.y); maxY = Math.max(maxY, n.y);
+    }
+    const w = Math.max(maxX - minX, 1), h = Math.max(maxY - minY, 1);
+    const scale = Math.min((this.width - 2 * padding) / w, (this.height - 2 * padding) / h, 1.6);
+    this.camera = { x: (minX + maxX) / 2, y: (minY + maxY) / 2, scale: Math.max(0.02, scale) };
+  }
+
+  coverOf(node) {
+    if (node.kind !== "album") return null;
+    const cached = this.covers.get(node.key);
+    if (cached !== undefined) return cached && (cached.complete === undefined || cached.complete) && (cached.naturalWidth !== 0) ? cached : null;
+    const url = node.info && (node.info.cover_url || (node.info.has_cover ? `/api/library/albums/${node.id}/cover` : null));
+    if (!url) { this.covers.set(node.key, null); return null; }
+    const img = new Image();
+    img.decoding = "async";
+    img.onload = () => this.onCoverLoad();
+    img.onerror = () => this.covers.set(node.key, null);
+    img.src = `${url}${url.includes("?") ? "&" : "?"}size=${Math.min(300, Math.round(64 * this.ratio))}`;
+    this.covers.set(node.key, img);
+    return null;
+  }
+
+  /** Draws one frame; returns the milliseconds it took. */
+  draw() {
+    const started = performance.now();
+    const ctx = this.ctx, graph = this.graph, w = this.width, h = this.height;
+    ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+    ctx.fillStyle = this.colours.background;
+    ctx.fillRect(0, 0, w, h);
+
+    // Screen positions once per frame; nodes well outside the view are skipped.
+    const margin = 60;
+    const visible = [];
+    const c = this.camera, hw = w / 2, hh = h / 2;
+    for (const n of graph.nodes.values()) {
+      n.sx = (n.x - c.x) * c.scale + hw;
+      n.sy = (n.y - c.y) * c.scale + hh;
+      n.sr = this.screenRadius(n);
+      n.shown = n.sx > -margin && n.sx < w + margin && n.sy > -margin && n.sy < h + margin;
+      if (n.shown) visible.push(n);
+    }
+
+    // Edges: one path per style.
+    const paths = {};
+    for (const e of graph.edges.values()) {
+      const a = e.a, b = e.b;
+      if (!a.shown && !b.shown && !segmentInView(a, b, w, h)) continue;
+      const style = STYLE_OF[e.edge] || "structure";
+      (paths[style] ||= []).push(e);
+    }
+    for (const [style, edges] of Object.entries(paths)) {
+      const s = EDGE_STYLES[style];
+      ctx.beginPath();
+      for (const e of edges) { ctx.moveTo(e.a.sx, e.a.sy); ctx.lineTo(e.b.sx, e.b.sy); }
+      ctx.strokeStyle = s.colour;
+      ctx.lineWidth = s.width;
+      ctx.setLineDash(s.dash);
+      ctx.lineCap = style === "tempo" ? "round" : "butt";
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+
+    // Nodes: circles batched by colour; albums as covers (or a grey tile) with a frame.
+    for (const kind of ["artist", "song"]) {
+      ctx.beginPath();
+      for (const n of visible) {
+        if (n.kind !== kind) continue;
+        ctx.moveTo(n.sx + n.sr, n.sy);
+        ctx.arc(n.sx, n.sy, n.sr, 0, Math.PI * 2);
+      }
+      ctx.fillStyle = NODE_COLOURS[kind];
+      ctx.fill();
+    }
+    const tiles = [];
+    for (const n of visible) {
+      if (n.kind !== "album") continue;
+      const side = n.sr * 2, x = n.sx - n.sr, y = n.sy - n.sr;
+      const cover = this.coverOf(n);
+      if (cover) ctx.drawImage(cover, x, y, side, side);
+      else tiles.push(n);
+    }
+    if (tiles.length) {
+      ctx.beginPath();
+      for (const n of tiles) ctx.rect(n.sx - n.sr, n.sy - n.sr, n.sr * 2, n.sr * 2);
+      ctx.fillStyle = NODE_COLOURS.album;
+      ctx.fill();
+    }
+    ctx.beginPath();
+    for (const n of visible) if (n.kind === "album") ctx.rect(n.sx - n.sr, n.sy - n.sr, n.sr * 2, n.sr * 2);
+    ctx.strokeStyle = this.colours.text;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+
+    this.drawMarks(visible);
+    this.drawLabels(visible);
+    return performance.now() - started;
+  }
+
+  /** The "more links" (+), "now playing" (ring and ♪), "queued" (Q), "lookup failed" (!) and
+   *  focus/selection marks. Each mark's box is kept for hit testing. */
+  drawMarks(visible) {
+    const ctx = this.ctx, st = this.state, graph = this.graph;
+    this.marks = [];
+    const more = [], failed = [];
+    for (const n of visible) {
+      if (graph.hasMore(n)) more.push(n);
+      if (n.lookupFailed) failed.push(n);
+    }
+    // More links: a small white "+" in a dark disc at the node's upper right.
+    if (more.length) {
+      ctx.beginPath();
+      for (const n of more) {
+        const x = n.sx + n.sr * 0.85 + 3, y = n.sy - n.sr * 0.85 - 3;
+        ctx.moveTo(x + 7, y);
+        ctx.arc(x, y, 7, 0, Math.PI * 2);
+        this.marks.push({ x: x - 9, y: y - 9, w: 18, h: 18, node: n });
+      }
+      ctx.fillStyle = this.colours.text;
+      ctx.fill();
+      ctx.beginPath();
+      for (const n of more) {
+        const x = n.sx + n.sr * 0.85 + 3, y = n.sy - n.sr * 0.85 - 3;
+        ctx.moveTo(x - 4, y); ctx.lineTo(x + 4, y); ctx.moveTo(x, y - 4); ctx.lineTo(x, y + 4);
+      }
+      ctx.strokeStyle = this.colours.background;
+      ctx.lineWidth = 2;
+      ctx.stroke();
+    }
+    // Lookup failed: a red disc with "!" at the node's upper left.
+    for (const n of failed) {
+      const x = n.sx - n.sr * 0.85 - 3, y = n.sy - n.sr * 0.85 - 3;
+      ctx.beginPath();
+      ctx.arc(x, y, 8, 0, Math.PI * 2);
+      ctx.fillStyle = "#c62828";
+      ctx.fill();
+      ctx.fillStyle = "#fff";
+      ctx.font = "bold 12px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText("!", x, y + 0.5);
+      this.marks.push({ x: x - 10, y: y - 10, w: 20, h: 20, node: n });
+    }
+    const ring = (n, colour, width, extra) => {
+      ctx.beginPath();
+      if (n.kind === "album") ctx.rect(n.sx - n.sr - extra, n.sy - n.sr - extra, 2 * (n.sr + extra), 2 * (n.sr + extra));
+      else ctx.arc(n.sx, n.sy, n.sr + extra, 0, Math.PI * 2);
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = width;
+      ctx.stroke();
+    };
+    // Queued: an outlined "Q" badge at the lower right.
+    for (const n of visible) {
+      if (n.kind !== "song" || !st.queued.has(n.key) || st.playing === n.key) continue;
+      const x = n.sx + n.sr * 0.85 + 3, y = n.sy + n.sr * 0.85 + 3;
+      ctx.beginPath();
+      ctx.arc(x, y, 7, 0, Math.PI * 2);
+      ctx.fillStyle = this.colours.background;
+      ctx.fill();
+      ctx.strokeStyle = NODE_COLOURS.song;
+      ctx.lineWidth = 1.5;
+      ctx.stroke();
+      ctx.fillStyle = this.colours.text;
+      ctx.font = "bold 9px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText("Q", x, y + 0.5);
+      this.marks.push({ x: x - 9, y: y - 9, w: 18, h: 18, node: n });
+    }
+    const playing = st.playing ? graph.nodes.get(st.playing) : null;
+    if (playing && playing.shown) {
+      ring(playing, "#e0245e", 3, 4);
+      const x = playing.sx - playing.sr * 0.85 - 4, y = playing.sy + playing.sr * 0.85 + 4;
+      ctx.beginPath();
+      ctx.arc(x, y, 8, 0, Math.PI * 2);
+      ctx.fillStyle = "#e0245e";
+      ctx.fill();
+      ctx.fillStyle = "#fff";
+      ctx.font = "bold 11px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText("♪", x, y + 0.5);
+      this.marks.push({ x: x - 10, y: y - 10, w: 20, h: 20, node: playing });
+    }
+    const selected = st.selected ? graph.nodes.get(st.selected) : null;
+    if (selected && selected.shown) ring(selected, this.colours.text, 2, 3);
+    const focused = st.focused ? graph.nodes.get(st.focused) : null;
+    if (focused && focused.shown) ring(focused, this.colours.focus, 3, 7);
+  }
+
+  /** Labels at a constant 12 px under their node, most important first; a label that would
+   *  overlap one already placed is left out (a grid of placed boxes keeps this linear). */
+  drawLabels(visible) {
+    const ctx = this.ctx, st = this.state, graph = this.graph;
+    ctx.font = LABEL_FONT;
+    const rank = (n) => {
+      if (n.key === st.focused || n.key === st.selected || n.key === st.playing || n.key === st.dragging) return 0;
+      if (n.lookupFailed) return 1;
+      if (n.kind === "artist") return 2;
+      if (n.kind === "album") return 3;
+      return n.stage > 0 ? 4 : 5;
+    };
+    const order = visible.length > 1 ? visible.slice().sort((a, b) => rank(a) - rank(b) || a.sy - b.sy) : visible;
+    const placed = new Map();
+    const fits = (x, y, wd, ht) => {
+      const x0 = Math.floor(x / LABEL_CELL), x1 = Math.floor((x + wd) / LABEL_CELL);
+      const y0 = Math.floor(y / LABEL_CELL), y1 = Math.floor((y + ht) / LABEL_CELL);
+      for (let i = x0; i <= x1; i++) for (let j = y0; j <= y1; j++) {
+        const cell = placed.get(i * 4096 + j);
+        if (cell) for (const r of cell) if (x < r.x + r.w && x + wd > r.x && y < r.y + r.h && y + ht > r.y) return false;
+      }
+      return true;
+    };
+    const put = (r) => {
+      const x0 = Math.floor(r.x / LABEL_CELL), x1 = Math.floor((r.x + r.w) / LABEL_CELL);
+      const y0 = Math.floor(r.y / LABEL_CELL), y1 = Math.floor((r.y + r.h) / LABEL_CELL);
+      for (let i = x0; i <= x1; i++) for (let j = y0; j <= y1; j++) {
+        const k = i * 4096 + j;
+        if (!placed.has(k)) placed.set(k, []);
+        placed.get(k).push(r);
+      }
+    };
+    // Node discs block labels too, so a label never hides a node.
+    for (const n of visible) put({ x: n.sx - n.sr, y: n.sy - n.sr, w: n.sr * 2, h: n.sr * 2, node: n, disc: true });
+    const chosen = [];
+    for (const n of order) {
+      if (chosen.length >= MAX_LABELS) break;
+      let text = n.name || "";
+      if (n.lookupFailed) text += ` — ${st.lookupFailedText || "lookup failed — tap to retry"}`;
+      if (n.labelText !== text) { n.labelText = text; n.labelWidth = ctx.measureText(text).width; }
+      const wd = Math.min(n.labelWidth, 220) + 8, ht = LABEL_HEIGHT;
+      const x = n.sx - wd / 2, y = n.sy + n.sr + 3;
+      if (!fits(x, y, wd, ht) && rank(n) > 0) continue; // (the label starts below its own disc)
+      const r = { x, y, w: wd, h: ht, node: n };
+      put(r);
+      chosen.push(r);
+    }
+    ctx.beginPath();
+    for (const r of chosen) ctx.rect(r.x, r.y, r.w, r.h);
+    ctx.fillStyle = this.colours.halo;
+    ctx.fill();
+    ctx.fillStyle = this.colours.text;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    for (const r of chosen) {
+      const n = r.node;
+      ctx.fillText(n.labelWidth > 220 ? clip(ctx, n.labelText, 212) : n.labelText, r.x + r.w / 2, r.y + r.h / 2 + 0.5);
+    }
+    this.labels = chosen;
+  }
+
+  /** The node at a screen point: its disc (with slop for fingers), one of its marks, its
+   *  label, or the first 26 px of one of its edges from its end; null on empty space. */
+  hit(sx, sy, slop = 6) {
+    let best = null, bestD = Infinity;
+    for (const n of this.graph.nodes.values()) {
+      if (!n.shown) continue;
+      const d = Math.hypot(n.sx - sx, n.sy - sy) - n.sr;
+      if (d <= slop && d < bestD) { best = n; bestD = d; }
+    }
+    if (best) return best;
+    for (const r of [...this.marks, ...this.labels]) {
+      if (sx >= r.x - 2 && sx <= r.x + r.w + 2 && sy >= r.y - 2 && sy <= r.y + r.h + 2) return r.node;
+    }
+    // Edge ends: a point near an edge, within 26 px of the edge's end beyond the node's disc.
+    for (const e of this.graph.edges.values()) {
+      for (const [from, to] of [[e.a, e.b], [e.b, e.a]]) {
+        if (!from.shown) continue;
+        const dx = to.sx - from.sx, dy = to.sy - from.sy, len = Math.hypot(dx, dy);
+        if (len < 1) continue;
+        const t = ((sx - from.sx) * dx + (sy - from.sy) * dy) / len; // distance along the edge
+        if (t < 0 || t > from.sr + 26 || t > len / 2) continue;
+        const off = Math.abs((sx - from.sx) * dy - (sy - from.sy) * dx) / len;
+        if (off <= Math.max(slop, 8)) return from;
+      }
+    }
+    return null;
+  }
+}
+
+function clip(ctx, text, width) {
+  let lo = 0, hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(text.slice(0, mid) + "…").width <= width) lo = mid; else hi = mid - 1;
+  }
+  return text.slice(0, lo) + "…";
+}
+
+function segmentInView(a, b, w, h) {
+  return !(Math.max(a.sx, b.sx) < 0 || Math.min(a.sx, b.sx) > w || Math.max(a.sy, b.sy) < 0 || Math.min(a.sy, b.sy) > h);
+}
