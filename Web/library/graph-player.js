@@ -26,7 +26,7 @@ const PLAY = "M7 4v16l13-8z";
 const PAUSE = "M6 4h4v16H6zM14 4h4v16h-4z";
 
 /** Builds the bar around its own audio element. `hooks`: changed() (the graph's marks),
- *  failed(message). Returns {bar, audio, playIndex(i), render()}. */
+ *  failed(message), albumCover(albumID) → URL or null. Returns {bar, audio, playIndex(i), render()}. */
 export function playbackBar(queue, hooks) {
   const audio = el("audio", { id: "graph-audio", preload: "none" });
   const cover = el("img", { class: "graph-player-cover", alt: "", width: "56", height: "56", hidden: true });
@@ -125,7 +125,7 @@ export function playbackBar(queue, hooks) {
     if (!song) return;
     title.textContent = song.title;
     artist.textContent = [song.artist, song.album].filter(Boolean).join(" — ");
-    const url = song.cover_url || (song.album_id ? `/api/library/albums/${song.album_id}/cover` : null);
+    const url = song.cover_url || hooks.albumCover(song.album_id);
     cover.hidden = !url;
     coverNone.hidden = !!url;
     if (url) {

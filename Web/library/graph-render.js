@@ -2,6 +2,7 @@
 // colour, album covers, marks, and labels of a constant screen size with the overlapping
 // ones left out. Coordinates: world units for nodes, CSS pixels on screen; the backing store
 // is devicePixelRatio times larger, so lines and text stay sharp on phones and tablets.
+import { EdgeLayer } from "/library/graph-edges-gl.js";
 import { RADIUS } from "/library/graph-model.js";
 
 /** Edge styles as the original: structure grey, covers dashed green, identical solid green,
@@ -22,10 +23,13 @@ const MAX_LABELS = 400;
 const LABEL_CELL = 96;
 
 export class GraphRenderer {
-  constructor(canvas, graph) {
+  /** `edgeCanvas` (optional) lies under `canvas`: the edges go there through WebGL when the
+   *  browser has it, else everything is drawn on `canvas`. */
+  constructor(canvas, graph, edgeCanvas = null) {
     this.canvas = canvas;
     this.graph = graph;
-    this.ctx = canvas.getContext("2d", { alpha: false });
+    this.edgeLayer = edgeCanvas ? EdgeLayer.create(edgeCanvas) : null;
+    this.ctx = canvas.getContext("2d", { alpha: !!this.edgeLayer });
     this.camera = { x: 0, y: 0, scale: 1 };
     this.width = 1;
     this.height = 1;
@@ -59,6 +63,7 @@ export class GraphRenderer {
       this.canvas.width = w;
       this.canvas.height = h;
     }
+    if (this.edgeLayer) this.edgeLayer.resize(this.width, this.height, this.ratio);
     this.readColours();
   }
 
@@ -105,7 +110,7 @@ export class GraphRenderer {
     if (node.kind !== "album") return null;
     const cached = this.covers.get(node.key);
     if (cached !== undefined) return cached && (cached.complete === undefined || cached.complete) && (cached.naturalWidth !== 0) ? cached : null;
-    const url = node.info && (node.info.cover_url || (node.info.has_cover ? `/api/library/albums/${node.id}/cover` : null));
+    const url = albumCoverURL(node.info, node.id);
     if (!url) { this.covers.set(node.key, null); return null; }
     const img = new Image();
     img.decoding = "async";
@@ -121,8 +126,12 @@ export class GraphRenderer {
     const started = performance.now();
     const ctx = this.ctx, graph = this.graph, w = this.width, h = this.height;
     ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
-    ctx.fillStyle = this.colours.background;
-    ctx.fillRect(0, 0, w, h);
+    if (this.edgeLayer) {
+      ctx.clearRect(0, 0, w, h);
+    } else {
+      ctx.fillStyle = this.colours.background;
+      ctx.fillRect(0, 0, w, h);
+    }
 
     // Screen positions once per frame; nodes well outside the view are skipped.
     const margin = 60;
@@ -144,15 +153,18 @@ export class GraphRenderer {
       const style = STYLE_OF[e.edge] || "structure";
       (paths[style] ||= []).push(e);
     }
-    for (const [style, edges] of Object.entries(paths)) {
-      const s = EDGE_STYLES[style];
-      ctx.beginPath();
-      for (const e of edges) { ctx.moveTo(e.a.sx, e.a.sy); ctx.lineTo(e.b.sx, e.b.sy); }
-      ctx.strokeStyle = s.colour;
-      ctx.lineWidth = s.width;
-      ctx.setLineDash(s.dash);
-      ctx.lineCap = style === "tempo" ? "round" : "butt";
-      ctx.stroke();
+    if (this.edgeLayer) {
+      this.edgeLayer.draw(this.colours.background, Object.entries(paths).map(([style, edges]) => [EDGE_STYLES[style], edges]));
+    } else {
+      // One stroke per edge: Chromium strokes many short simple paths faster than one long one.
+      for (const [style, edges] of Object.entries(paths)) {
+        const s = EDGE_STYLES[style];
+        ctx.strokeStyle = s.colour;
+        ctx.lineWidth = s.width;
+        ctx.setLineDash(s.dash);
+        ctx.lineCap = style === "tempo" ? "round" : "butt";
+        for (const e of edges) { ctx.beginPath(); ctx.moveTo(e.a.sx, e.a.sy); ctx.lineTo(e.b.sx, e.b.sy); ctx.stroke(); }
+      }
     }
     ctx.setLineDash([]);
 
@@ -214,13 +226,13 @@ export class GraphRenderer {
       ctx.fillStyle = this.colours.text;
       ctx.fill();
       ctx.beginPath();
-      for (const n of more) {
+      for (const n of more) { // the "+" as two filled bars (fills are cheaper than strokes)
         const x = n.sx + n.sr * 0.85 + 3, y = n.sy - n.sr * 0.85 - 3;
-        ctx.moveTo(x - 4, y); ctx.lineTo(x + 4, y); ctx.moveTo(x, y - 4); ctx.lineTo(x, y + 4);
+        ctx.rect(x - 4, y - 1, 8, 2);
+        ctx.rect(x - 1, y - 4, 2, 8);
       }
-      ctx.strokeStyle = this.colours.background;
-      ctx.lineWidth = 2;
-      ctx.stroke();
+      ctx.fillStyle = this.colours.background;
+      ctx.fill();
     }
     // Lookup failed: a red disc with "!" at the node's upper left.
     for (const n of failed) {
@@ -297,12 +309,14 @@ export class GraphRenderer {
     };
     const order = visible.length > 1 ? visible.slice().sort((a, b) => rank(a) - rank(b) || a.sy - b.sy) : visible;
     const placed = new Map();
-    const fits = (x, y, wd, ht) => {
+    const fits = (x, y, wd, ht, discs) => {
       const x0 = Math.floor(x / LABEL_CELL), x1 = Math.floor((x + wd) / LABEL_CELL);
       const y0 = Math.floor(y / LABEL_CELL), y1 = Math.floor((y + ht) / LABEL_CELL);
       for (let i = x0; i <= x1; i++) for (let j = y0; j <= y1; j++) {
         const cell = placed.get(i * 4096 + j);
-        if (cell) for (const r of cell) if (x < r.x + r.w && x + wd > r.x && y < r.y + r.h && y + ht > r.y) return false;
+        if (cell) for (const r of cell) {
+          if ((discs || !r.disc) && x < r.x + r.w && x + wd > r.x && y < r.y + r.h && y + ht > r.y) return false;
+        }
       }
       return true;
     };
@@ -325,7 +339,10 @@ export class GraphRenderer {
       if (n.labelText !== text) { n.labelText = text; n.labelWidth = ctx.measureText(text).width; }
       const wd = Math.min(n.labelWidth, 220) + 8, ht = LABEL_HEIGHT;
       const x = n.sx - wd / 2, y = n.sy + n.sr + 3;
-      if (!fits(x, y, wd, ht) && rank(n) > 0) continue; // (the label starts below its own disc)
+      // Artists' and albums' labels may cover song discs; songs' labels never cover a node.
+      // (A label starts below its own disc.) The focused, selected and playing always show.
+      const r0 = rank(n);
+      if (r0 > 0 && !fits(x, y, wd, ht, r0 > 3)) continue;
       const r = { x, y, w: wd, h: ht, node: n };
       put(r);
       chosen.push(r);
@@ -371,6 +388,34 @@ export class GraphRenderer {
     }
     return null;
   }
+}
+
+/** An album's cover address from what the server said of it (cover_url, or a has_cover or
+ *  cover flag), or null when it has none. */
+export function albumCoverURL(info, id) {
+  if (!info) return null;
+  if (typeof info.cover_url === "string") return info.cover_url;
+  if (typeof info.cover === "string") return info.cover;
+  return info.has_cover === true || info.cover === true ? `/api/library/albums/${id}/cover` : null;
+}
+
+/** Adds the line from (x0, y0) to (x1, y1) to the path as quads of the given width: one quad,
+ *  or one per dash of the [on, off] pattern. */
+function quadLine(ctx, x0, y0, x1, y1, width, dash) {
+  const dx = x1 - x0, dy = y1 - y0, len = Math.hypot(dx, dy);
+  if (len < 0.5) return;
+  const ux = dx / len, uy = dy / len, nx = (-uy * width) / 2, ny = (ux * width) / 2;
+  const quad = (a, b) => {
+    const ax = x0 + ux * a, ay = y0 + uy * a, bx = x0 + ux * b, by = y0 + uy * b;
+    ctx.moveTo(ax + nx, ay + ny);
+    ctx.lineTo(bx + nx, by + ny);
+    ctx.lineTo(bx - nx, by - ny);
+    ctx.lineTo(ax - nx, ay - ny);
+    ctx.closePath();
+  };
+  if (!dash.length) { quad(0, len); return; }
+  const period = dash[0] + dash[1];
+  for (let a = 0; a < len; a += period) quad(a, Math.min(len, a + dash[0]));
 }
 
 function clip(ctx, text, width) {

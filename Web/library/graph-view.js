@@ -9,7 +9,7 @@ import { announce, el } from "/common/dom.js";
 import { plural } from "/common/format.js";
 import { t } from "/common/i18n.js";
 import { ExplorerGraph, nodeKey } from "/library/graph-model.js";
-import { GraphRenderer } from "/library/graph-render.js";
+import { albumCoverURL, GraphRenderer } from "/library/graph-render.js";
 import { attachGestures } from "/library/graph-gestures.js";
 import { PlayQueue, queuePanel } from "/library/graph-queue.js";
 import { playbackBar } from "/library/graph-player.js";
@@ -46,7 +46,8 @@ class Explorer {
     this.interacting = 0; // pointers down on the canvas
     this.stats = { intervals: [], draws: [], lastTime: 0, recent: [] };
     this.build();
-    this.renderer = new GraphRenderer(this.canvas, this.graph);
+    const webgl = new URLSearchParams(location.search).get("explorer-webgl") !== "off";
+    this.renderer = new GraphRenderer(this.canvas, this.graph, webgl ? this.edgeCanvas : null);
     this.renderer.onCoverLoad = () => this.redraw();
     attachGestures(this.canvas, this.renderer, this.graph, {
       tap: (node) => this.tap(node),
@@ -84,6 +85,7 @@ class Explorer {
   // --- The page around the canvas -------------------------------------------------------------
 
   build() {
+    this.edgeCanvas = el("canvas", { class: "graph-canvas graph-edges", "aria-hidden": "true" });
     this.canvas = el("canvas", { id: "graph-canvas", class: "graph-canvas", tabindex: "0", role: "application",
       "aria-describedby": "graph-focus-text graph-keys" });
     this.focusText = el("p", { id: "graph-focus-text", class: "visually-hidden", "aria-live": "polite" });
@@ -109,13 +111,14 @@ class Explorer {
     this.player = playbackBar(this.queue, {
       changed: () => this.updateMarks(),
       failed: (message) => this.message(message, "error"),
+      albumCover: (id) => albumCoverURL(this.graph.info.get(nodeKey("album", id)), id),
     });
     this.card = el("div", { id: "graph-card", class: "graph-card", hidden: true });
     this.queueToggle.addEventListener("click", () => this.toggleQueue());
     this.fitButton.addEventListener("click", () => { this.renderer.fit(); this.redraw(); });
     const toolbar = el("div", { class: "graph-toolbar" }, this.tablesLink, this.fitButton, this.queueToggle, this.readout);
     // The stage (canvas and the panels over it) takes what the playback bar leaves.
-    const stage = el("div", { class: "graph-stage" }, this.canvas, this.focusText, this.keysText, this.emptyHint,
+    const stage = el("div", { class: "graph-stage" }, this.edgeCanvas, this.canvas, this.focusText, this.keysText, this.emptyHint,
       el("div", { class: "graph-search-area" }, this.search.bar, this.search.show), toolbar,
       this.status, this.card, this.queuePanel.panel);
     this.section.replaceChildren(stage, this.player.bar);
@@ -456,8 +459,14 @@ class Explorer {
             queued: view.renderer.state.queued.has(n.key) };
         });
       },
+      /** Labels drawn in the last frame (viewport CSS px): a tap there counts as its node's. */
+      labels() {
+        const box = view.canvas.getBoundingClientRect();
+        return view.renderer.labels.map((r) => ({ key: r.node.key, x: box.left + r.x, y: box.top + r.y, w: r.w, h: r.h }));
+      },
       edges: () => [...view.graph.edges.values()].map((e) => ({ a: e.a.key, b: e.b.key, edge: e.edge })),
       camera: () => ({ ...view.renderer.camera }),
+      renderer: () => (view.renderer.edgeLayer ? "webgl-edges" : "canvas2d"),
       focused: () => view.renderer.state.focused,
       settled: () => view.relaxLeft === 0 && !view.frame,
       stats: () => ({ intervals: view.stats.intervals.slice(), draws: view.stats.draws.slice() }),
