@@ -15,7 +15,9 @@ Two figures per run, from the page's own frame log (window.quintetGraph.stats())
     timestamps) — the frame rate a user sees, including the browser's raster and compositing;
   - draw ms: the median time of the JavaScript draw call (the frame's CPU work on the main
     thread; Chromium rasterises later, on its GPU/raster threads, which the fps includes).
-Runs: WebGL edges (the default) and, with --both, the 2D-canvas-only fallback (?explorer-webgl=off).
+Runs: a drag (the node and what it brought move; the rest of the scene is a cached picture)
+and a pan (everything moves: every frame draws the whole graph), with WebGL edges (the default)
+and, with --both, the 2D-canvas-only fallback (?explorer-webgl=off).
 Results: Benchmarks/results/explorer-<UTC>.json (scripts/bench_result.py). Not part of `make test`.
 """
 
@@ -65,7 +67,16 @@ def sign_in(driver, server) -> None:
         conftest.wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#library-app").is_displayed(), "sign-in failed")
 
 
-def run(driver, server, count: int, seconds: float, webgl: bool) -> dict:
+def empty_spot(nodes, width, height):
+    """A point of the view at least 40 px from every node (a press there pans)."""
+    for y in range(60, height - 60, 23):
+        for x in range(60, width - 60, 29):
+            if all((n["x"] - x) ** 2 + (n["y"] - y) ** 2 > 1600 for n in nodes):
+                return {"x": x, "y": y}
+    raise SystemExit("no empty spot to press for a pan")
+
+
+def run(driver, server, count: int, seconds: float, webgl: bool, gesture: str = "drag") -> dict:
     query = f"explorer-synthetic={count}" + ("" if webgl else "&explorer-webgl=off")
     conftest.open_page(driver, server.url(f"/library/?{query}#graph"))
     conftest.wait(driver, lambda d: d.execute_script("return window.quintetGraph && quintetGraph.nodes().length") == count,
@@ -77,6 +88,8 @@ def run(driver, server, count: int, seconds: float, webgl: bool) -> dict:
     # The artist nearest the middle of the view: dragging it moves its albums and songs too.
     artists = [n for n in nodes if n["kind"] == "artist"]
     grab = min(artists, key=lambda n: (n["x"] - width / 2) ** 2 + (n["y"] - height / 2) ** 2)
+    if gesture == "pan":
+        grab = empty_spot(nodes, width, height)
     renderer = driver.execute_script("return quintetGraph.renderer()")
 
     def mouse(kind, x, y, buttons=1):
@@ -101,7 +114,7 @@ def run(driver, server, count: int, seconds: float, webgl: bool) -> dict:
     median_interval = statistics.median(intervals)
     ordered = sorted(intervals)
     return {
-        "renderer": renderer,
+        "renderer": renderer, "gesture": gesture,
         "nodes": count, "visible_nodes": visible, "edges": len(driver.execute_script("return quintetGraph.edges()")),
         "viewport": f"{width}x{height}", "seconds": round(elapsed, 2), "moves_sent": moves,
         "moves_per_s": round(moves / elapsed, 1), "frames": len(intervals) + 1,
@@ -128,15 +141,17 @@ def main() -> None:
         driver = browser(args.width, args.height)
         try:
             sign_in(driver, server)
-            runs = [run(driver, server, args.nodes, args.seconds, webgl=True)]
+            runs = [run(driver, server, args.nodes, args.seconds, webgl=True),
+                    run(driver, server, args.nodes, args.seconds, webgl=True, gesture="pan")]
             if args.both:
                 runs.append(run(driver, server, args.nodes, args.seconds, webgl=False))
+                runs.append(run(driver, server, args.nodes, args.seconds, webgl=False, gesture="pan"))
             version = driver.capabilities.get("browserVersion", "?")
         finally:
             driver.quit()
             conftest.stop_server(server)
     for r in runs:
-        print(f"{r['renderer']:12} {r['visible_nodes']} visible nodes, {r['edges']} edges, {r['viewport']}: "
+        print(f"{r['gesture']:4} {r['renderer']:12} {r['visible_nodes']} visible nodes, {r['edges']} edges, {r['viewport']}: "
               f"median {r['fps_median']} fps (frame {r['frame_ms_median']} ms; slow tenth {r['fps_p10']} fps), "
               f"draw call {r['draw_ms_median']} ms median, {r['draw_ms_p90']} ms p90; "
               f"{r['moves_per_s']} moves/s over {r['seconds']} s")
@@ -147,6 +162,8 @@ def main() -> None:
         figures={
             "fps_median": bench_result.figure(main_run["fps_median"], "fps", "quintet"),
             "draw_ms_median": bench_result.figure(main_run["draw_ms_median"], "ms", "quintet"),
+            "pan_fps_median": bench_result.figure(runs[1]["fps_median"], "fps", "quintet"),
+            "pan_draw_ms_median": bench_result.figure(runs[1]["draw_ms_median"], "ms", "quintet"),
         },
         ratios={"fps_median_over_55": round(main_run["fps_median"] / 55, 3)},
         parameters={"nodes": args.nodes, "seconds": args.seconds, "viewport": f"{args.width}x{args.height}",

@@ -33,7 +33,7 @@ const FLOATS = 9; // x, y, along, on, off, r, g, b, a
 export class EdgeLayer {
   /** The layer on `canvas`, or null when the browser has no WebGL. */
   static create(canvas) {
-    const gl = canvas.getContext("webgl", { alpha: false, antialias: true, premultipliedAlpha: true, preserveDrawingBuffer: false });
+    const gl = canvas.getContext("webgl", { alpha: false, antialias: false, premultipliedAlpha: true, preserveDrawingBuffer: false });
     if (!gl) return null;
     try { return new EdgeLayer(canvas, gl); } catch (_) { return null; }
   }

@@ -28,7 +28,7 @@ export function attachGestures(canvas, renderer, graph, actions) {
   const startPinch = () => {
     const [a, b] = [...pointers.values()];
     pinch = { distance: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)), cx: (a.x + b.x) / 2, cy: (a.y + b.y) / 2 };
-    if (drag) { actions.dragEnd(drag.node); drag = null; }
+    if (drag) { renderer.state.dragging = null; renderer.endDrag(); actions.dragEnd(drag.node); drag = null; }
     press = null;
   };
 
@@ -69,6 +69,7 @@ export function attachGestures(canvas, renderer, graph, actions) {
       if (press.node) {
         drag = { node: press.node, nodes: graph.subtree(press.node), last: renderer.toWorld(press.x, press.y) };
         renderer.state.dragging = press.node.key;
+        renderer.beginDrag(drag.nodes);
       }
     }
     if (!press.moved) return;
@@ -98,6 +99,7 @@ export function attachGestures(canvas, renderer, graph, actions) {
     press = null;
     if (drag) {
       renderer.state.dragging = null;
+      renderer.endDrag();
       actions.dragEnd(drag.node);
       drag = null;
       actions.changed();

@@ -114,61 +114,144 @@ export class GraphRenderer {
     if (!url) { this.covers.set(node.key, null); return null; }
     const img = new Image();
     img.decoding = "async";
-    img.onload = () => this.onCoverLoad();
+    img.onload = () => { this.coversLoaded = (this.coversLoaded || 0) + 1; this.onCoverLoad(); };
     img.onerror = () => this.covers.set(node.key, null);
     img.src = `${url}${url.includes("?") ? "&" : "?"}size=${Math.min(300, Math.round(64 * this.ratio))}`;
     this.covers.set(node.key, img);
     return null;
   }
 
-  /** Draws one frame; returns the milliseconds it took. */
+  /** Nodes about to move together (a drag): until endDrag(), frames redraw only them and
+   *  their edges over a cached picture of everything else, as long as the camera stays. */
+  beginDrag(nodes) {
+    this.moving = nodes.length <= this.graph.nodes.size / 2 ? new Set(nodes) : null;
+    this.cache = null;
+  }
+
+  endDrag() {
+    this.moving = null;
+    this.cache = null;
+  }
+
+  /** Draws one frame; returns the milliseconds the draw call took. */
   draw() {
     const started = performance.now();
-    const ctx = this.ctx, graph = this.graph, w = this.width, h = this.height;
-    ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
-    if (this.edgeLayer) {
-      ctx.clearRect(0, 0, w, h);
-    } else {
-      ctx.fillStyle = this.colours.background;
-      ctx.fillRect(0, 0, w, h);
-    }
+    if (this.moving && this.drawMoving()) return performance.now() - started;
+    this.drawAll(this.ctx, null);
+    return performance.now() - started;
+  }
 
-    // Screen positions once per frame; nodes well outside the view are skipped.
-    const margin = 60;
-    const visible = [];
+  /** Screen positions of the nodes (all, or those of `only`); returns those in view. */
+  place(nodes) {
+    const margin = 60, w = this.width, h = this.height;
     const c = this.camera, hw = w / 2, hh = h / 2;
-    for (const n of graph.nodes.values()) {
+    const visible = [];
+    for (const n of nodes) {
       n.sx = (n.x - c.x) * c.scale + hw;
       n.sy = (n.y - c.y) * c.scale + hh;
       n.sr = this.screenRadius(n);
       n.shown = n.sx > -margin && n.sx < w + margin && n.sy > -margin && n.sy < h + margin;
       if (n.shown) visible.push(n);
     }
+    return visible;
+  }
 
-    // Edges: one path per style.
-    const paths = {};
+  /** The whole scene on ctx, without the nodes of `skip` and their edges (the cache of a
+   *  drag, where ctx is an offscreen canvas and the background stays transparent). */
+  drawAll(ctx, skip) {
+    const graph = this.graph, w = this.width, h = this.height;
+    ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+    if (this.edgeLayer || skip) {
+      ctx.clearRect(0, 0, w, h);
+    } else {
+      ctx.fillStyle = this.colours.background;
+      ctx.fillRect(0, 0, w, h);
+    }
+    let visible = this.place(graph.nodes.values());
+    if (skip) visible = visible.filter((n) => !skip.has(n));
+
+    // Edges by style.
+    const groups = {};
     for (const e of graph.edges.values()) {
       const a = e.a, b = e.b;
+      if (skip && (skip.has(a) || skip.has(b))) continue;
       if (!a.shown && !b.shown && !segmentInView(a, b, w, h)) continue;
       const style = STYLE_OF[e.edge] || "structure";
-      (paths[style] ||= []).push(e);
+      (groups[style] ||= []).push(e);
     }
-    if (this.edgeLayer) {
-      this.edgeLayer.draw(this.colours.background, Object.entries(paths).map(([style, edges]) => [EDGE_STYLES[style], edges]));
+    if (this.edgeLayer && !skip) {
+      this.edgeLayer.draw(this.colours.background, Object.entries(groups).map(([style, edges]) => [EDGE_STYLES[style], edges]));
     } else {
-      // One stroke per edge: Chromium strokes many short simple paths faster than one long one.
-      for (const [style, edges] of Object.entries(paths)) {
-        const s = EDGE_STYLES[style];
-        ctx.strokeStyle = s.colour;
-        ctx.lineWidth = s.width;
-        ctx.setLineDash(s.dash);
-        ctx.lineCap = style === "tempo" ? "round" : "butt";
-        for (const e of edges) { ctx.beginPath(); ctx.moveTo(e.a.sx, e.a.sy); ctx.lineTo(e.b.sx, e.b.sy); ctx.stroke(); }
+      if (this.edgeLayer) this.edgeLayer.draw(this.colours.background, []);
+      this.strokeEdges(ctx, groups);
+    }
+    this.drawNodes(ctx, visible);
+    this.marks = this.drawMarks(ctx, visible);
+    this.labels = this.drawLabels(ctx, visible);
+  }
+
+  /** A drag's frame: the cached rest of the scene, then the moving nodes and their edges.
+   *  False when there is no cache to use (then the caller draws everything). */
+  drawMoving() {
+    const ctx = this.ctx, w = this.width, h = this.height;
+    const c = this.camera;
+    const key = `${c.x},${c.y},${c.scale},${w},${h},${this.ratio},${this.graph.version},${this.marksKey()}`;
+    if (!this.cache || this.cache.key !== key) {
+      const canvas = this.cache ? this.cache.canvas : document.createElement("canvas");
+      canvas.width = this.canvas.width;
+      canvas.height = this.canvas.height;
+      this.drawAll(canvas.getContext("2d"), this.moving);
+      this.cache = { key, canvas, marks: this.marks, labels: this.labels };
+    }
+    const moving = [...this.moving];
+    const visible = this.place(moving);
+    ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+    if (this.edgeLayer) ctx.clearRect(0, 0, w, h);
+    else { ctx.fillStyle = this.colours.background; ctx.fillRect(0, 0, w, h); }
+    ctx.drawImage(this.cache.canvas, 0, 0, w, h);
+    const groups = {};
+    const seen = new Set();
+    for (const n of moving) {
+      for (const k of n.edges) {
+        if (seen.has(k)) continue;
+        seen.add(k);
+        const e = this.graph.edges.get(k);
+        if (!e) continue;
+        if (!e.a.shown && !e.b.shown && !segmentInView(e.a, e.b, w, h)) continue;
+        const style = STYLE_OF[e.edge] || "structure";
+        (groups[style] ||= []).push(e);
       }
     }
-    ctx.setLineDash([]);
+    this.strokeEdges(ctx, groups);
+    this.drawNodes(ctx, visible);
+    this.marks = [...this.drawMarks(ctx, visible), ...this.cache.marks];
+    this.labels = [...this.drawLabels(ctx, visible), ...this.cache.labels];
+    return true;
+  }
 
-    // Nodes: circles batched by colour; albums as covers (or a grey tile) with a frame.
+  /** What the marks depend on besides positions (a cache is stale when it changes). */
+  marksKey() {
+    const st = this.state;
+    return `${st.playing}|${st.focused}|${st.selected}|${st.queued.size}|${this.coversLoaded || 0}`;
+  }
+
+  /** Edges as 2D strokes, one per edge (Chromium strokes many short simple paths faster than
+   *  one long path of them). */
+  strokeEdges(ctx, groups) {
+    for (const [style, edges] of Object.entries(groups)) {
+      const s = EDGE_STYLES[style];
+      ctx.strokeStyle = s.colour;
+      ctx.lineWidth = s.width;
+      ctx.setLineDash(s.dash);
+      ctx.lineCap = style === "tempo" ? "round" : "butt";
+      for (const e of edges) { ctx.beginPath(); ctx.moveTo(e.a.sx, e.a.sy); ctx.lineTo(e.b.sx, e.b.sy); ctx.stroke(); }
+    }
+    ctx.setLineDash([]);
+    ctx.lineCap = "butt";
+  }
+
+  /** Discs batched by colour; albums as their cover (or a grey tile) with a frame. */
+  drawNodes(ctx, visible) {
     for (const kind of ["artist", "song"]) {
       ctx.beginPath();
       for (const n of visible) {
@@ -198,17 +281,13 @@ export class GraphRenderer {
     ctx.strokeStyle = this.colours.text;
     ctx.lineWidth = 1;
     ctx.stroke();
-
-    this.drawMarks(visible);
-    this.drawLabels(visible);
-    return performance.now() - started;
   }
 
   /** The "more links" (+), "now playing" (ring and ♪), "queued" (Q), "lookup failed" (!) and
    *  focus/selection marks. Each mark's box is kept for hit testing. */
-  drawMarks(visible) {
-    const ctx = this.ctx, st = this.state, graph = this.graph;
-    this.marks = [];
+  drawMarks(ctx, visible) {
+    const st = this.state, graph = this.graph;
+    const marks = [];
     const more = [], failed = [];
     for (const n of visible) {
       if (graph.hasMore(n)) more.push(n);
@@ -221,7 +300,7 @@ export class GraphRenderer {
         const x = n.sx + n.sr * 0.85 + 3, y = n.sy - n.sr * 0.85 - 3;
         ctx.moveTo(x + 7, y);
         ctx.arc(x, y, 7, 0, Math.PI * 2);
-        this.marks.push({ x: x - 9, y: y - 9, w: 18, h: 18, node: n });
+        marks.push({ x: x - 9, y: y - 9, w: 18, h: 18, node: n });
       }
       ctx.fillStyle = this.colours.text;
       ctx.fill();
@@ -246,7 +325,7 @@ export class GraphRenderer {
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
       ctx.fillText("!", x, y + 0.5);
-      this.marks.push({ x: x - 10, y: y - 10, w: 20, h: 20, node: n });
+      marks.push({ x: x - 10, y: y - 10, w: 20, h: 20, node: n });
     }
     const ring = (n, colour, width, extra) => {
       ctx.beginPath();
@@ -272,9 +351,10 @@ export class GraphRenderer {
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
       ctx.fillText("Q", x, y + 0.5);
-      this.marks.push({ x: x - 9, y: y - 9, w: 18, h: 18, node: n });
+      marks.push({ x: x - 9, y: y - 9, w: 18, h: 18, node: n });
     }
-    const playing = st.playing ? graph.nodes.get(st.playing) : null;
+    const inList = (key) => { const n = key ? graph.nodes.get(key) : null; return n && visible.includes(n) ? n : null; };
+    const playing = inList(st.playing);
     if (playing && playing.shown) {
       ring(playing, "#e0245e", 3, 4);
       const x = playing.sx - playing.sr * 0.85 - 4, y = playing.sy + playing.sr * 0.85 + 4;
@@ -287,18 +367,19 @@ export class GraphRenderer {
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
       ctx.fillText("♪", x, y + 0.5);
-      this.marks.push({ x: x - 10, y: y - 10, w: 20, h: 20, node: playing });
+      marks.push({ x: x - 10, y: y - 10, w: 20, h: 20, node: playing });
     }
-    const selected = st.selected ? graph.nodes.get(st.selected) : null;
+    const selected = inList(st.selected);
     if (selected && selected.shown) ring(selected, this.colours.text, 2, 3);
-    const focused = st.focused ? graph.nodes.get(st.focused) : null;
+    const focused = inList(st.focused);
     if (focused && focused.shown) ring(focused, this.colours.focus, 3, 7);
+    return marks;
   }
 
   /** Labels at a constant 12 px under their node, most important first; a label that would
    *  overlap one already placed is left out (a grid of placed boxes keeps this linear). */
-  drawLabels(visible) {
-    const ctx = this.ctx, st = this.state, graph = this.graph;
+  drawLabels(ctx, visible) {
+    const st = this.state;
     ctx.font = LABEL_FONT;
     const rank = (n) => {
       if (n.key === st.focused || n.key === st.selected || n.key === st.playing || n.key === st.dragging) return 0;
@@ -339,6 +420,8 @@ export class GraphRenderer {
       if (n.labelText !== text) { n.labelText = text; n.labelWidth = ctx.measureText(text).width; }
       const wd = Math.min(n.labelWidth, 220) + 8, ht = LABEL_HEIGHT;
       const x = n.sx - wd / 2, y = n.sy + n.sr + 3;
+      // Zoomed far out, songs' labels go first, then albums' (the nodes stay).
+      if ((rank(n) >= 4 && this.camera.scale < 0.55) || (rank(n) === 3 && this.camera.scale < 0.3)) continue;
       // Artists' and albums' labels may cover song discs; songs' labels never cover a node.
       // (A label starts below its own disc.) The focused, selected and playing always show.
       const r0 = rank(n);
@@ -358,7 +441,7 @@ export class GraphRenderer {
       const n = r.node;
       ctx.fillText(n.labelWidth > 220 ? clip(ctx, n.labelText, 212) : n.labelText, r.x + r.w / 2, r.y + r.h / 2 + 0.5);
     }
-    this.labels = chosen;
+    return chosen;
   }
 
   /** The node at a screen point: its disc (with slop for fingers), one of its marks, its
