@@ -468,6 +468,8 @@ class Explorer {
       camera: () => ({ ...view.renderer.camera }),
       renderer: () => (view.renderer.edgeLayer ? "webgl-edges" : "canvas2d"),
       focused: () => view.renderer.state.focused,
+      /** Centres the view on a node (tests use it when a panel covers the node). */
+      centre: (key) => { const n = view.graph.nodes.get(key); if (n) view.centreOn(n); },
       settled: () => view.relaxLeft === 0 && !view.frame,
       stats: () => ({ intervals: view.stats.intervals.slice(), draws: view.stats.draws.slice() }),
       resetStats: () => { view.stats.intervals = []; view.stats.draws = []; view.stats.lastTime = 0; },
