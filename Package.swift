@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "QuintetServer",
             dependencies: [
-                "QuintetStore", "AudioCore", "Tempo", "Cadence", "LibraryCore", "MediaTags", "Radio",
+                "QuintetStore", "AudioCore", "Tempo", "Cadence", "LibraryCore", "MusicGraph", "MediaTags", "Radio",
                 "Crowd", "CrowdPostgres", "WireFormats", "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -171,7 +171,7 @@ let package = Package(
         .executableTarget(
             name: "quintet",
             dependencies: [
-                "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore",
+                "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore", "MusicGraph",
                 "Physics2D", "Radio", "Crowd", "WireFormats", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -183,6 +183,7 @@ let package = Package(
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "WireFormatsTests", dependencies: ["WireFormats"], swiftSettings: swiftSettings),
         .testTarget(name: "LibraryCoreTests", dependencies: ["LibraryCore", "QuintetStore", "AudioCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "MusicGraphTests", dependencies: ["MusicGraph"], swiftSettings: swiftSettings),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "CadenceTests", dependencies: ["Cadence", "AudioCore"], swiftSettings: swiftSettings),
@@ -201,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "QuintetServerTests",
             dependencies: [
-                "QuintetServer", "QuintetStore", "LibraryCore", "AudioCore", "Cadence", "Radio", "Crowd",
+                "QuintetServer", "QuintetStore", "LibraryCore", "MusicGraph", "AudioCore", "Cadence", "Radio", "Crowd",
                 "MediaTags", "WireFormats", "Locking", grdb,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

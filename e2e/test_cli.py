@@ -67,3 +67,27 @@ def test_bench_fft_prints_json():
     figures = json.loads(result.stdout)
     assert figures["size"] == 1024 and figures["runs"] == 5
     assert 0 < figures["bestMicroseconds"] <= figures["medianMicroseconds"]
+
+
+def test_library_graph_expand_and_walk_match_the_server(server):
+    """`quintet library graph expand|walk` on the data folder the server uses answer what the
+    API answers (the demo library: Maya Okafor's "Glass River" has two covers)."""
+    server.wait_for_library()
+    user, password = server.admin
+    found = requests.get(server.url("/api/library/songs"), params={"q": "glass river"}, auth=(user, password), timeout=30)
+    glass = next(s for s in found.json()["songs"] if s["artist"] == "Maya Okafor")
+    expanded = quintet("library", "graph", "expand", f"song:{glass['id']}", "--edges", "cover,song_of", "--json",
+                       "--data", str(server.data_dir))
+    assert expanded.returncode == 0, expanded.stderr
+    cli = json.loads(expanded.stdout)
+    api = requests.get(server.url("/api/library/graph/expand"), params={"node": f"song:{glass['id']}", "edges": "cover,song_of"},
+                       auth=(user, password), timeout=30).json()
+    assert [(n["kind"], n["id"], n["edge"], n["more"]) for n in cli["neighbours"]] == \
+        [(n["kind"], n["id"], n["edge"], n["more"]) for n in api["neighbours"]]
+    assert [n["edge"] for n in cli["neighbours"]] == ["song_of", "cover", "cover"]
+    walked = quintet("library", "graph", "walk", str(glass["id"]), "--count", "5", "--json", "--data", str(server.data_dir))
+    assert walked.returncode == 0, walked.stderr
+    ids = [s["id"] for s in json.loads(walked.stdout)["songs"]]
+    assert ids[0] == glass["id"] and len(ids) == 5 and len(set(ids)) == 5
+    bad = quintet("library", "graph", "expand", "song:nope", "--data", str(server.data_dir))
+    assert bad.returncode != 0 and "artist:ID, album:ID or song:ID" in bad.stderr

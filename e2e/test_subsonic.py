@@ -197,3 +197,23 @@ def test_star_and_scrobble(conn):
     before = conn.get_song(song.id).play_count or 0
     conn.scrobble(song.id, submission=True)
     assert conn.get_song(song.id).play_count == before + 1
+
+
+def test_similar_songs_and_artists_come_from_the_graph(conn, library):
+    """getSimilarSongs(2) walk Quintet's graph ("instant mix" in phone apps) and getArtistInfo2
+    names the linked artists: Maya Okafor's "Glass River" is covered by Northern Lights."""
+    glass = next(s for s in conn.search3("glass river", artist_count=0, album_count=0).song if s.artist == "Maya Okafor")
+    similar = conn.get_similar_songs(glass.id, count=6)
+    ids = [s.id for s in similar]
+    assert len(ids) == 6 and len(set(ids)) == 6 and glass.id not in ids
+    # The same walk as the page's "play a path", minus the seed.
+    user, password = library.admin
+    walk = requests.get(library.url("/api/library/graph/walk"), params={"seed": glass.id, "count": 7},
+                        auth=(user, password), timeout=30).json()
+    assert ["tr-%d" % s["id"] for s in walk["songs"]] == [glass.id] + ids
+    artist = next(a for a in conn.search3("okafor", album_count=0, song_count=0).artist)
+    info = conn.get_artist_info2(artist.id)
+    names = [a.name for a in info.similar_artist]
+    assert "Northern Lights" in names and "Maya Okafor" not in names
+    by_artist = conn.get_similar_songs2(artist.id, count=3)
+    assert len(by_artist) == 3

@@ -416,7 +416,7 @@ public final class Catalog: Sendable {
     /// the title-key index in key order, the songs, the two join tables — and the grouping
     /// happens here: asking SQLite for the shared titles' songs with their artists took four
     /// times as long on a 100,000-song catalog.
-    private static func relatedGroups(key: String?, _ db: Database) throws -> [[RelatedSongs.Entry]] {
+    static func relatedGroups(key: String?, _ db: Database) throws -> [[RelatedSongs.Entry]] {
         var groups: [[Int64]] = []
         let byKey = try RawStatement(db, sql: key == nil
             ? "SELECT title_key, id FROM library_song ORDER BY title_key, id"

@@ -1,6 +1,7 @@
 import AudioCore
 import Foundation
 import LibraryCore
+import MusicGraph
 import Logging
 import QuintetStore
 import ServiceLifecycle
@@ -28,6 +29,8 @@ import Locking
 public final class LibraryService: Service, Sendable {
     public let catalog: Catalog
     public let bpm: BPMQueue
+    /// The catalog as a graph (the explorer, "play a path", Subsonic's similar songs and artists).
+    public let graph: GraphService
     /// The folder served: `--library DIR`, or the demo library in the data folder.
     public let root: URL
     public let isDemo: Bool
@@ -65,6 +68,7 @@ public final class LibraryService: Service, Sendable {
         self.analyzesBPM = analyzesBPM
         catalog = Catalog(database: database)
         bpm = BPMQueue(catalog: catalog)
+        graph = GraphService(catalog: catalog)
         isDemo = libraryDirectory == nil
         root = (libraryDirectory ?? database.directory.appendingPathComponent("demo-library")).standardizedFileURL
         self.logger = logger
@@ -137,11 +141,32 @@ public final class LibraryService: Service, Sendable {
                 "songs": "\(report.songs)", "errors": "\(report.errors.count)",
                 "seconds": "\(String(format: "%.2f", report.seconds))",
             ])
+            await buildGraph()
         } catch is CancellationError {
             logger.info("library scan stopped (shutdown); the next start goes on from the batches written")
         } catch {
             logger.error("library scan failed: \(error)")
             state.update { $0.failure = String(describing: error) }
+        }
+    }
+
+    /// Builds the music graph of the catalog just scanned, so the first expansion does not wait
+    /// for it (a 100,000-song library takes about a second); a failure is logged and the graph is
+    /// built on first use instead.
+    private func buildGraph() async {
+        let start = ContinuousClock.now
+        do {
+            let built = try await Blocking.run { [graph] in
+                graph.invalidate()
+                return try graph.current()
+            }
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            logger.info("music graph built", metadata: [
+                "nodes": "\(built.nodeCount)", "links": "\(built.linkCount)", "seconds": "\(String(format: "%.2f", seconds))",
+            ])
+        } catch {
+            logger.error("music graph not built: \(error)")
         }
     }
 

@@ -3,8 +3,8 @@ import LibraryCore
 
 /// Browsing and searching: getIndexes, getMusicDirectory, getArtists, getArtist, getAlbum,
 /// getSong, getAlbumList, getAlbumList2, getRandomSongs, getGenres, getSongsByGenre,
-/// search2, search3, and the empty answers of getArtistInfo(2), getAlbumInfo(2),
-/// getTopSongs, getSimilarSongs(2), getNowPlaying.
+/// search2, search3, and the empty answers of getAlbumInfo(2), getTopSongs, getNowPlaying
+/// (getArtistInfo(2) and getSimilarSongs(2) answer from the graph: SubsonicGraphRoutes.swift).
 extension SubsonicAPI {
     /// Largest list a client may ask for in one call.
     static let maxListSize = 500
@@ -112,13 +112,9 @@ extension SubsonicAPI {
         },
         "search3": { api, call in .payload("searchResult3", try api.search(call, albumView: SubsonicViews.album)) },
         "search2": { api, call in .payload("searchResult2", try api.search(call, albumView: SubsonicViews.albumDirectory)) },
-        "getArtistInfo": { _, _ in .payload("artistInfo", SubsonicElement()) },
-        "getArtistInfo2": { _, _ in .payload("artistInfo2", SubsonicElement()) },
         "getAlbumInfo": { _, _ in .payload("albumInfo", SubsonicElement()) },
         "getAlbumInfo2": { _, _ in .payload("albumInfo", SubsonicElement()) },
         "getTopSongs": { _, _ in .payload("topSongs", SubsonicElement()) },
-        "getSimilarSongs": { _, _ in .payload("similarSongs", SubsonicElement()) },
-        "getSimilarSongs2": { _, _ in .payload("similarSongs2", SubsonicElement()) },
         "getNowPlaying": { _, _ in .payload("nowPlaying", SubsonicElement()) },
     ]
 

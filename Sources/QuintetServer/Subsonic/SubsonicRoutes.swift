@@ -55,7 +55,8 @@ struct SubsonicAPI: Sendable {
     static let handlers: [String: Handler] = {
         var table: [String: Handler] = [:]
         for (name, handler) in systemHandlers.merging(browsingHandlers, uniquingKeysWith: { a, _ in a })
-            .merging(userHandlers, uniquingKeysWith: { a, _ in a }) {
+            .merging(userHandlers, uniquingKeysWith: { a, _ in a })
+            .merging(graphHandlers, uniquingKeysWith: { a, _ in a }) {
             table[name] = { api, call in try await Blocking.run { try handler(api, call) } }
         }
         for (name, handler) in mediaHandlers { table[name] = handler }
