@@ -42,41 +42,26 @@ export class ExplorerGraph {
     this.grid = null;
   }
 
-  /** Records an expand answer in the memory graph: the node's own fields and total links,
-   *  each neighbour's fields and links beyond this answer. */
+  /** Records an expand answer in the memory graph: the node's and each neighbour's fields,
+   *  among them `links`, how many distinct nodes each is linked to (docs/graph.md). */
   remember(answer) {
     const self = answer.node;
     const key = nodeKey(self.kind, self.id);
     this.answers.set(key, answer);
-    this.learn(self, typeof self.links === "number" ? self.links : null);
-    const counts = new Map();
+    // An answer without `lookup` clears an earlier failure (a retry that worked).
+    this.learn({ lookup: undefined, ...self });
     for (const n of answer.neighbours) {
-      const other = nodeKey(n.kind, n.id);
-      this.link(key, other, n.edge);
-      counts.set(other, (counts.get(other) || 0) + 1);
+      this.link(key, nodeKey(n.kind, n.id), n.edge);
+      // Without `links`, the neighbour has at least its link here and the `more` beyond.
+      this.learn(typeof n.links === "number" ? { lookup: undefined, ...n } : { lookup: undefined, ...n, links: Math.max(this.info.get(nodeKey(n.kind, n.id))?.links || 0, (n.more || 0) + 1) });
     }
-    for (const n of answer.neighbours) {
-      const other = nodeKey(n.kind, n.id);
-      const known = this.info.get(other);
-      // Links the neighbour has = those beyond this answer + those in it; its own answer is exact.
-      const links = known && known.exact ? null : (n.more || 0) + counts.get(other);
-      this.learn(n, links);
-    }
-    if (typeof self.links !== "number") {
-      this.learn(self, answer.neighbours.length); // no total given: the answer is everything
-    }
-    const info = this.info.get(key);
-    if (typeof self.links === "number") info.exact = true;
-    for (const [other] of counts) this.refreshLinks(other);
-    this.refreshLinks(key);
+    if (typeof self.links !== "number") this.learn({ kind: self.kind, id: self.id, links: new Set(answer.neighbours.map((n) => nodeKey(n.kind, n.id))).size });
     this.version++;
   }
 
-  learn(fields, links) {
+  learn(fields) {
     const key = nodeKey(fields.kind, fields.id);
     const info = Object.assign(this.info.get(key) || {}, fields);
-    if (links !== null && links !== undefined) info.links = info.exact ? info.links : Math.max(info.links || 0, links);
-    if (fields.links !== undefined && typeof fields.links === "number") info.links = fields.links;
     this.info.set(key, info);
     const node = this.nodes.get(key);
     if (node) this.applyInfo(node, info);
@@ -98,21 +83,16 @@ export class ExplorerGraph {
     node.info = info;
   }
 
-  refreshLinks(key) {
-    const node = this.nodes.get(key);
-    if (node) this.applyInfo(node, this.info.get(key) || {});
-  }
-
   /** Adds a node to the screen (or returns the one there), placed around parent (a node or
    *  null: then near `at`, a world point, or at the origin). */
   addNode(fields, parent, at = null) {
     const key = nodeKey(fields.kind, fields.id);
     let node = this.nodes.get(key);
     if (node) return node;
-    this.learn(fields, null);
+    this.learn(fields);
     node = {
       key, kind: fields.kind, id: fields.id, name: fields.name || "", x: 0, y: 0,
-      parent: parent ? parent.key : null, children: new Set(), edges: new Set(), links: 0, lookupFailed: false,
+      parent: parent ? parent.key : null, children: new Set(), edges: new Set(), linked: new Map(), links: 0, lookupFailed: false,
       info: null, stage: 0, labelWidth: 0, born: performance.now(),
     };
     this.applyInfo(node, this.info.get(key));
@@ -137,12 +117,16 @@ export class ExplorerGraph {
     this.edges.set(key, { a: na, b: nb, edge, key });
     na.edges.add(key);
     nb.edges.add(key);
+    // Distinct linked nodes (a pair may be joined by more than one kind of link).
+    na.linked.set(b, (na.linked.get(b) || 0) + 1);
+    nb.linked.set(a, (nb.linked.get(a) || 0) + 1);
     this.version++;
   }
 
-  /** Whether the node has links the screen does not show (the "more links" mark). */
+  /** Whether the node has links the screen does not show (the "more links" mark): more
+   *  linked nodes than those linked to it on screen. */
   hasMore(node) {
-    return (node.links || 0) > node.edges.size;
+    return (node.links || 0) > node.linked.size;
   }
 
   /** The neighbours of a node in its answer that are not on screen yet, grouped by stage;

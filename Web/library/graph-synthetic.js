@@ -51,7 +51,7 @@ export function seedSynthetic(graph, renderer, count) {
   link(songs, "tempo", Math.floor(songs.length / 10));
   link(artists, "member_of", Math.floor(artists.length / 4));
   // Every link is on screen except a few, so "more links" marks show as well.
-  for (const node of graph.nodes.values()) node.links = node.edges.size + (random() < 0.1 ? 1 : 0);
+  for (const node of graph.nodes.values()) node.links = node.linked.size + (random() < 0.1 ? 1 : 0);
   for (const node of graph.nodes.values()) node.stage = 1;
   graph.version++;
   return graph.nodes.size;

@@ -208,12 +208,14 @@ class Explorer {
   async tap(node) {
     this.select(node);
     if (node.lookupFailed) { await this.retryLookup(node); return; }
-    await this.expand(node);
+    // An artist's member lookup runs on the server after it is first shown: a later tap asks
+    // again, so a lookup that failed meanwhile shows its mark (and members found, their links).
+    await this.expand(node, node.kind === "artist");
   }
 
-  async expand(node) {
+  async expand(node, fresh = false) {
     try {
-      await this.fetchAnswer(node);
+      await this.fetchAnswer(node, fresh);
     } catch (err) {
       this.message(t("library.graph.expandFailed", { name: node.name, message: err.message }), "error");
       return [];
