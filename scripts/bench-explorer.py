@@ -10,7 +10,7 @@ mouse (CDP Input.dispatchMouseEvent) presses a node and drags it — with everyt
 on screen — in circles for SECONDS, as fast as the DevTools protocol delivers moves; the page
 draws a frame on every animation frame while a pointer is down.
 
-Two figures per run, from the page's own frame log (window.quintetGraph.stats()):
+Figures per run, from the page's own frame log (window.quintetGraph.stats()), and Chromium's CPU time:
   - fps: 1000 / the median interval between consecutive drawn frames (requestAnimationFrame
     timestamps) — the frame rate a user sees, including the browser's raster and compositing;
   - draw ms: the median time of the JavaScript draw call (the frame's CPU work on the main
@@ -43,6 +43,39 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 import bench_result  # noqa: E402
 import conftest  # noqa: E402
+
+
+def process_tree(root: int) -> list[int]:
+    """root and every process under it (Chromium's browser, GPU, renderer… processes)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    out, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        out.append(pid)
+        stack.extend(children.get(pid, []))
+    return out
+
+
+def cpu_seconds(root: int) -> dict[int, float]:
+    """CPU time (user + system, seconds) of each process of the tree under root."""
+    tick = os.sysconf("SC_CLK_TCK")
+    times = {}
+    for pid in process_tree(root):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            times[pid] = (int(fields[11]) + int(fields[12])) / tick
+        except (OSError, ValueError, IndexError):
+            continue
+    return times
 
 
 def browser(width: int, height: int) -> webdriver.Chrome:
@@ -100,6 +133,8 @@ def run(driver, server, count: int, seconds: float, webgl: bool, gesture: str = 
     mouse("mousePressed", grab["x"], grab["y"])
     mouse("mouseMoved", grab["x"] + 20, grab["y"])  # past the slop: the drag starts
     driver.execute_script("quintetGraph.resetStats()")
+    root = driver.service.process.pid
+    cpu_before = cpu_seconds(root)
     moves, started = 0, time.monotonic()
     while time.monotonic() - started < seconds:
         angle = (time.monotonic() - started) * 2 * math.pi / 2.0  # a circle every 2 s, radius 80 px
@@ -107,6 +142,8 @@ def run(driver, server, count: int, seconds: float, webgl: bool, gesture: str = 
         moves += 1
     elapsed = time.monotonic() - started
     stats = driver.execute_script("return quintetGraph.stats()")
+    cpu_after = cpu_seconds(root)
+    cpu = sum(t - cpu_before.get(pid, 0.0) for pid, t in cpu_after.items())
     mouse("mouseReleased", grab["x"], grab["y"], 0)
     intervals, draws = stats["intervals"], stats["draws"]
     if len(intervals) < 10:
@@ -123,6 +160,8 @@ def run(driver, server, count: int, seconds: float, webgl: bool, gesture: str = 
         "frame_ms_median": round(median_interval, 2),
         "draw_ms_median": round(statistics.median(draws), 2),
         "draw_ms_p90": round(sorted(draws)[int(len(draws) * 0.9)], 2),
+        # Chromium's CPU time (all its processes, DevTools' handling of the moves included) per frame.
+        "chromium_cpu_ms_per_frame": round(1000 * cpu / (len(intervals) + 1), 1),
     }
 
 
@@ -154,6 +193,7 @@ def main() -> None:
         print(f"{r['gesture']:4} {r['renderer']:12} {r['visible_nodes']} visible nodes, {r['edges']} edges, {r['viewport']}: "
               f"median {r['fps_median']} fps (frame {r['frame_ms_median']} ms; slow tenth {r['fps_p10']} fps), "
               f"draw call {r['draw_ms_median']} ms median, {r['draw_ms_p90']} ms p90; "
+              f"Chromium CPU {r['chromium_cpu_ms_per_frame']} ms/frame; "
               f"{r['moves_per_s']} moves/s over {r['seconds']} s")
     print(f"load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; Chromium {version}")
     main_run = runs[0]

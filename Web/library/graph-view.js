@@ -394,12 +394,12 @@ class Explorer {
     }
     const close = el("button", { type: "button", class: "icon graph-card-close", "aria-label": t("library.graph.card.close"),
       title: t("library.graph.card.close"), onclick: () => this.select(null) }, "×");
-    this.card.replaceChildren(
+    this.card.replaceChildren(...[
       el("div", { class: "graph-card-head" },
         el("span", { class: `graph-card-kind ${node.kind}` }, t(`library.graph.kind.${node.kind}`)),
         el("strong", { class: "graph-card-name" }, node.name), close),
       node.lookupFailed ? el("p", { class: "graph-card-warning" }, t("library.graph.lookupFailed")) : null,
-      el("div", { class: "graph-card-actions" }, actions));
+      el("div", { class: "graph-card-actions" }, actions)].filter(Boolean));
   }
 
   // --- The frame loop ----------------------------------------------------------------------------------

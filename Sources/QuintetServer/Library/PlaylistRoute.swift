@@ -32,10 +32,11 @@ enum PlaylistRoute {
     static func add(to api: RouterGroup<QuintetRequestContext>, catalog: Catalog) {
         api.post("playlists") { request, context -> Response in
             let user = try context.requireUser()
+            guard let ownerID = user.id else { throw APIError(.unauthorized, message: "sign in to save a playlist") }
             let (name, songs) = try parse(try await body(request.body))
             let playlist = try await LibraryRoutes.catalogWork { () -> CatalogPlaylist in
-                let id = try catalog.createPlaylist(name: name, songIDs: songs, ownerID: user.id)
-                return try catalog.playlist(id: id, userID: user.id).0
+                let id = try catalog.createPlaylist(name: name, songIDs: songs, ownerID: ownerID)
+                return try catalog.playlist(id: id, userID: ownerID).0
             }
             struct Answer: Encodable { let playlist: PlaylistView }
             return try APIJSON.response(Answer(playlist: PlaylistView(playlist)), status: .created)
