@@ -82,7 +82,8 @@ def picture(server: conftest.Server, name: str, width: int, height: int) -> None
         wait(driver, settled, "the graph did not settle")
         driver.find_element(By.CSS_SELECTOR, "#graph-search-hide").click()
         driver.execute_script("document.querySelector('#graph-fit').click()")
-        song = node(driver, "Aurora Street", "song")
+        song = wait(driver, lambda d: node(d, "Aurora Street", "song"),
+                    lambda: f"no Aurora Street: {[n['name'] for n in driver.execute_script('return quintetGraph.nodes()')]}")
         tap(driver, song["x"], song["y"])
         tap(driver, song["x"], song["y"])
         wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#graph-player").is_displayed(), "no playback bar")

@@ -2,7 +2,7 @@
 // results as you type from 2 characters, a result tapped is added to the graph (several
 // seeds make disconnected parts). The bar can be made wider or narrower (drag its edge, or
 // ←/→ on it) and hidden; a hidden bar becomes a button that opens it again.
-import { el } from "/common/dom.js";
+import { el, svg } from "/common/dom.js";
 import { t } from "/common/i18n.js";
 
 export const MIN_QUERY = 2;
@@ -27,7 +27,9 @@ export function searchBar(hooks) {
     "aria-valuemin": String(WIDTH.min), "aria-valuemax": String(WIDTH.max) });
   const bar = el("div", { id: "graph-search", class: "graph-search", role: "search" },
     el("div", { class: "graph-kinds" }, kindButtons, hide), label, input, note, results, handle);
-  const show = el("button", { type: "button", id: "graph-search-show", class: "graph-search-show", hidden: true }, "🔍");
+  const show = el("button", { type: "button", id: "graph-search-show", class: "graph-search-show icon", hidden: true },
+    svg("svg", { viewBox: "0 0 24 24", width: "22", height: "22", "aria-hidden": "true", focusable: "false" },
+      svg("path", { fill: "currentColor", d: "M10 3a7 7 0 0 1 5.6 11.2l5.1 5.1-1.4 1.4-5.1-5.1A7 7 0 1 1 10 3zm0 2a5 5 0 1 0 0 10 5 5 0 0 0 0-10z" })));
 
   const setWidth = (px) => {
     const width = Math.round(Math.max(WIDTH.min, Math.min(WIDTH.max, px, window.innerWidth - 24)));

@@ -65,7 +65,8 @@ enum PlaylistRoute {
             return error
         }
         let example = #"send {"name": "Evening", "songs": [12, 5]}"#
-        struct Body: Decodable { let name: String; let songs: [Int64] }
+        // Ids are read as numbers and then checked, so 1.5 is refused by name, not as a bad body.
+        struct Body: Decodable { let name: String; let songs: [Double] }
         let body: Body
         do {
             body = try JSONDecoder().decode(Body.self, from: data)
@@ -81,9 +82,17 @@ enum PlaylistRoute {
         }
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, name.count <= 200 else { throw refuse("name must have 1 to 200 characters", field: "name") }
-        let songs = body.songs
-        guard songs.count <= maxSongs else { throw refuse("a playlist has at most \(maxSongs) songs, not \(songs.count)", field: "songs") }
-        if let bad = songs.first(where: { $0 <= 0 }) { throw refuse("song ids are positive, not \(bad)", field: "songs") }
+        guard body.songs.count <= maxSongs else {
+            throw refuse("a playlist has at most \(maxSongs) songs, not \(body.songs.count)", field: "songs")
+        }
+        var songs: [Int64] = []
+        songs.reserveCapacity(body.songs.count)
+        for number in body.songs {
+            guard number >= 1, number <= 9_007_199_254_740_992, number.rounded() == number else {
+                throw refuse("song ids are positive integers, not \(number)", field: "songs")
+            }
+            songs.append(Int64(number))
+        }
         return (name, songs)
     }
 }
