@@ -100,11 +100,13 @@ def sign_in(driver, server) -> None:
         conftest.wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#library-app").is_displayed(), "sign-in failed")
 
 
-def empty_spot(nodes, width, height):
-    """A point of the view at least 40 px from every node (a press there pans)."""
+def empty_spot(driver, nodes, width, height):
+    """A point of the canvas (not under a panel) at least 40 px from every node: a press there pans."""
     for y in range(60, height - 60, 23):
         for x in range(60, width - 60, 29):
-            if all((n["x"] - x) ** 2 + (n["y"] - y) ** 2 > 1600 for n in nodes):
+            if all((n["x"] - x) ** 2 + (n["y"] - y) ** 2 > 1600 for n in nodes) and driver.execute_script(
+                    "return document.elementFromPoint(arguments[0], arguments[1]) === "
+                    "document.querySelector('#graph-canvas')", x, y):
                 return {"x": x, "y": y}
     raise SystemExit("no empty spot to press for a pan")
 
@@ -122,7 +124,7 @@ def run(driver, server, count: int, seconds: float, webgl: bool, gesture: str = 
     artists = [n for n in nodes if n["kind"] == "artist"]
     grab = min(artists, key=lambda n: (n["x"] - width / 2) ** 2 + (n["y"] - height / 2) ** 2)
     if gesture == "pan":
-        grab = empty_spot(nodes, width, height)
+        grab = empty_spot(driver, nodes, width, height)
     renderer = driver.execute_script("return quintetGraph.renderer()")
 
     def mouse(kind, x, y, buttons=1):
