@@ -152,7 +152,8 @@ def test_explorer_search_expand_drag_pinch_play_queue_save_clear(server, explore
     # A tap on the label's right end, clear of the disc: it counts as a tap on the artist.
     tap(driver, label["x"] + label["w"] - 4, label["y"] + label["h"] / 2)
     wait(driver, lambda d: len(nodes(d)) > before or not node(d, "Northern Lights", "artist")["more"],
-         "tapping the artist's label did not expand it")
+         lambda: f"tapping the artist's label did not expand it: {label} {node(driver, 'Northern Lights', 'artist')} "
+                 f"{driver.execute_script('return [quintetGraph.focused(), quintetGraph.edges()]')}")
     wait(driver, settled, "the artist's nodes did not settle")
 
     # Drag the album: it and every node it brought (songs, the artist and its own) move together;
@@ -184,9 +185,13 @@ def test_explorer_search_expand_drag_pinch_play_queue_save_clear(server, explore
     touch(driver, "touchStart", [(cx - 30, cy), (cx + 30, cy)])
     for step in range(1, 7):
         touch(driver, "touchMove", [(cx - 30 - 15 * step, cy), (cx + 30 + 15 * step, cy)])
+    # The fingers rest until the page has taken every move (the browser hands moves over once
+    # a frame), then lift.
+    zoom = wait(driver, lambda d: (lambda z: z if z > 3.5 else None)(d.execute_script("return quintetGraph.camera().scale") / before),
+                lambda: f"the pinch zoomed {driver.execute_script('return quintetGraph.camera().scale') / before:.2f}×, not 4×")
     touch(driver, "touchEnd", [])
-    zoom = driver.execute_script("return quintetGraph.camera().scale") / before
     assert 3.5 < zoom < 4.5, zoom  # fingers 60 → 240 px apart
+    assert driver.execute_script("return quintetGraph.camera().scale") / before == zoom  # lifting changes nothing
 
     driver.execute_script("document.querySelector('#graph-fit').click()")
     wait(driver, settled, "the graph did not settle after fitting")

@@ -35,6 +35,9 @@ export function attachGestures(canvas, renderer, graph, actions) {
   const down = (event) => {
     if (event.pointerType === "mouse" && event.button !== 0) return;
     const p = local(event);
+    // The first finger of a new touch (or any mouse press) starts afresh: a pointer whose end
+    // never arrived (a lost capture, a cancelled touch) must not pair with it in a pinch.
+    if (event.isPrimary) { pointers.clear(); pinch = null; drag = null; renderer.endDrag(); }
     pointers.set(event.pointerId, { x: p.x, y: p.y, type: event.pointerType });
     try { canvas.setPointerCapture(event.pointerId); } catch (_) { /* a synthetic pointer */ }
     if (pointers.size === 2) { startPinch(); return; }

@@ -444,9 +444,13 @@ export class GraphRenderer {
     return chosen;
   }
 
-  /** The node at a screen point: its disc (with slop for fingers), one of its marks, its
-   *  label, or the first 26 px of one of its edges from its end; null on empty space. */
+  /** The node at a screen point: one of its marks, its label, its disc (with slop for
+   *  fingers), or the first 26 px of one of its edges from its end; null on empty space. */
   hit(sx, sy, slop = 6) {
+    // What is drawn on top wins: marks and labels (an artist's label may cover a song's
+    // disc), then the discs, with slop for fingers.
+    for (const r of this.marks) if (sx >= r.x - 2 && sx <= r.x + r.w + 2 && sy >= r.y - 2 && sy <= r.y + r.h + 2) return r.node;
+    for (const r of this.labels) if (sx >= r.x && sx <= r.x + r.w && sy >= r.y && sy <= r.y + r.h) return r.node;
     let best = null, bestD = Infinity;
     for (const n of this.graph.nodes.values()) {
       if (!n.shown) continue;
@@ -454,9 +458,6 @@ export class GraphRenderer {
       if (d <= slop && d < bestD) { best = n; bestD = d; }
     }
     if (best) return best;
-    for (const r of [...this.marks, ...this.labels]) {
-      if (sx >= r.x - 2 && sx <= r.x + r.w + 2 && sy >= r.y - 2 && sy <= r.y + r.h + 2) return r.node;
-    }
     // Edge ends: a point near an edge, within 26 px of the edge's end beyond the node's disc.
     for (const e of this.graph.edges.values()) {
       for (const [from, to] of [[e.a, e.b], [e.b, e.a]]) {
