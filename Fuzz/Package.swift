@@ -26,6 +26,8 @@ let package = Package(
         .executableTarget(name: "FuzzMP4", dependencies: ["FuzzDriver", .product(name: "MediaTags", package: "quintet")]),
         // WAV tags (RIFF INFO, id3 chunk): MediaTags.
         .executableTarget(name: "FuzzWAVTags", dependencies: ["FuzzDriver", .product(name: "MediaTags", package: "quintet")]),
+        // Performer credits (TMCL, TIPL, IPLS, IPL, PERFORMER) and MusicBrainz ids in ID3, FLAC and MP4: MediaTags.
+        .executableTarget(name: "FuzzCredits", dependencies: ["FuzzDriver", .product(name: "MediaTags", package: "quintet")]),
         // Accelerometer logs (CSV, JSON Lines) and the cadence estimators behind them: Cadence.
         .executableTarget(name: "FuzzSensorLog", dependencies: ["FuzzDriver", .product(name: "Cadence", package: "quintet")]),
         // A live source's bytes through the radio's MPEG audio / ADTS frame scanner: Radio.

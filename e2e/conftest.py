@@ -133,7 +133,8 @@ def start_server(data_dir: Path, log_path: Path, extra_args: tuple[str, ...] = (
     """Starts `quintet serve` on a free loopback port with `data_dir` and waits for /healthz.
 
     `extra_args` are added to the command line, e.g. ("--library", "/some/folder") to serve
-    that folder instead of the demo library."""
+    that folder instead of the demo library. MusicBrainz lookups are off (no test reaches the
+    internet) unless `extra_args` names `--musicbrainz`, e.g. a stand-in server's URL."""
     binary = quintet_binary()
     log_path.parent.mkdir(parents=True, exist_ok=True)
     port = free_port()
@@ -142,6 +143,7 @@ def start_server(data_dir: Path, log_path: Path, extra_args: tuple[str, ...] = (
         "--host", "127.0.0.1", "--port", str(port),
         "--data", str(data_dir), "--web", str(REPO / "Web"),
         "--log-level", "info",
+        *(() if "--musicbrainz" in extra_args else ("--musicbrainz", "off")),
         *extra_args,
     ]
     env = dict(os.environ, QUINTET_ADMIN_PASSWORD=ADMIN_PASSWORD)

@@ -63,7 +63,7 @@ class TLSServer:
 
 def serve_command(data_dir: Path, port: int, *extra: str) -> list[str]:
     return [str(quintet_binary()), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data_dir),
-            "--web", str(REPO / "Web"), "--log-level", "info", *extra]
+            "--web", str(REPO / "Web"), "--log-level", "info", "--musicbrainz", "off", *extra]
 
 
 def start_tls_server(data_dir: Path, log_path: Path, *extra: str, http_port: int | None = None,

@@ -5,14 +5,14 @@
 #
 #   make fuzz                         # every target, 60 s each
 #   FUZZ_SECONDS=600 make fuzz        # the 10 minutes per target the docs record
-#   scripts/fuzz.sh FuzzMP3           # one target (FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4 FuzzSensorLog
+#   scripts/fuzz.sh FuzzMP3           # one target (FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4 FuzzCredits FuzzSensorLog
 #                                     #   FuzzAudioFrames FuzzIcecastHead FuzzCrowdJSON FuzzFormFields)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 work=.fuzz
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4 FuzzSensorLog
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzWAV FuzzWAVTags FuzzMP3 FuzzFLAC FuzzOgg FuzzMP4 FuzzCredits FuzzSensorLog
                                      FuzzAudioFrames FuzzIcecastHead FuzzCrowdJSON FuzzFormFields)
 
 command -v ffmpeg >/dev/null 2>&1 || bash scripts/bootstrap.sh
@@ -58,6 +58,13 @@ for target in "${targets[@]}"; do
         FuzzMP4)
             seed_with_cover FuzzMP4 cover.m4a -c:a aac -c:v copy
             seed FuzzMP4 faststart.m4a -c:a aac -movflags +faststart ;;
+        FuzzCredits)
+            # The first byte picks the frame (0 TMCL, 1 TIPL, 2 IPLS, 3 IPL, 4 TXXX, 5-6 FLAC, 7-8 MP4).
+            mkdir -p "$work/corpus/FuzzCredits"
+            printf '\x00\x03guitar\x00Ada North\x00\x00Ben\x00' > "$work/corpus/FuzzCredits/tmcl"
+            printf '\x02\x01\xff\xfed\x00r\x00\x00\x00\xff\xfeR\x00i\x00\x00\x00' > "$work/corpus/FuzzCredits/ipls"
+            printf '\x05Ada North (drums (drum set))' > "$work/corpus/FuzzCredits/performer"
+            printf '\x06b10bbbfc-cf9e-42e0-be17-e2c3e1d2600d/4d5447d7-c61c-4120-ba1b-d7f471d385b9' > "$work/corpus/FuzzCredits/mbid" ;;
         FuzzSensorLog)
             mkdir -p "$work/corpus/FuzzSensorLog"
             # One of each log shape the importer reads, a few seconds of walking-like motion.

@@ -75,8 +75,8 @@ extension Catalog {
 
 extension Catalog {
     /// A cheap fingerprint of what the graph is built from (counts, largest ids, the sum of file
-    /// times and of effective BPMs): equal fingerprints mean the graph need not be rebuilt. One
-    /// pass over the songs (a few ms per 10,000 songs).
+    /// times and of effective BPMs, band ↔ member relations and lookups): equal fingerprints mean
+    /// the graph need not be rebuilt. One pass over the songs (a few ms per 10,000 songs).
     public func graphFingerprint() throws -> String {
         try database.pool.read { db in
             let row = try Row.fetchOne(db, sql: """
@@ -84,7 +84,9 @@ extension Catalog {
                        (SELECT total(mtime) FROM library_song), (SELECT total(COALESCE(bpm_override, bpm)) FROM library_song),
                        (SELECT count(*) FROM library_album), (SELECT max(id) FROM library_album),
                        (SELECT count(*) FROM library_artist), (SELECT max(id) FROM library_artist),
-                       (SELECT count(*) FROM library_song_artist)
+                       (SELECT count(*) FROM library_song_artist),
+                       (SELECT count(*) FROM library_member_user), (SELECT total(added_at) FROM library_member_user),
+                       (SELECT count(*) FROM library_member_lookup), (SELECT total(at) FROM library_member_lookup)
                 """)!
             return (0..<row.count).map { "\(row[$0] as DatabaseValue)" }.joined(separator: "|")
         }

@@ -228,6 +228,8 @@ struct ScannedFile: Sendable {
     var album: Name
     var composers: [Name]
     var genres: [Name]
+    /// Performer credits and MusicBrainz ids (band members).
+    var memberFacts: MemberFacts
 
     /// Names already normalised in this batch: a library repeats its artist, album and
     /// genre names from song to song, and NFC plus case folding cost far more than a lookup.
@@ -260,6 +262,7 @@ struct ScannedFile: Sendable {
         album = names.name(tags.album ?? "")
         composers = tags.composers.map { names.name($0) }.filter { !$0.key.isEmpty }
         genres = tags.genres.map { names.name($0) }.filter { !$0.key.isEmpty }
+        memberFacts = MemberFacts(tags: tags, credited: credited, names: &names)
     }
 }
 

@@ -20,6 +20,15 @@ import QuintetStore
 ///   from `bpm`/`bpm_source` (the tag's or the analysis's), which scans and the BPM worker
 ///   write; the effective BPM is the override when there is one.
 /// - v3: `library_runner_never`: the songs each user never wants while running.
+/// - v4: band members (docs/graph.md, "Band members"): `library_song_credit` (each song's
+///   performer credits: name, key, role, and the band the credit may make its performer a
+///   member of), `library_song_mbid` (the MusicBrainz artist ids the tags pair with a credited
+///   artist's name key), `library_member_user` (relations a user added, by name key so they
+///   survive rescans), `library_mb_answer` (MusicBrainz answers with their date: the cache),
+///   `library_member_lookup` (each artist's lookup state, by name key) and `library_member_mb`
+///   (the "member of band" relations MusicBrainz gave, by name key). Every song is marked for
+///   re-reading (its mtime set to -1) so that the next scan reads the credits of files already
+///   in the catalog.
 public enum CatalogSchema {
     public static let system = "library"
 
@@ -145,6 +154,9 @@ public enum CatalogSchema {
                 t.column("added_at", .double).notNull()
                 t.primaryKey(["user_id", "song_id"])
             }
+        }
+        registry.register(system: system, "v4-members") { db in
+            try MemberSchema.create(db)
         }
     }
 }

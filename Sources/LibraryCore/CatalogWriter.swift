@@ -60,7 +60,9 @@ final class CatalogWriter {
                     (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
                 WHERE path = ? RETURNING id
                 """)
-            let clearLinks = try ["library_song_artist", "library_song_composer", "library_song_genre"].map {
+            let members = try MemberFacts.Statements(db)
+            let clearLinks = try ["library_song_artist", "library_song_composer", "library_song_genre",
+                                  "library_song_credit", "library_song_mbid"].map {
                 try RawStatement(db, sql: "DELETE FROM \($0) WHERE song_id = ?")
             }
             let linkArtist = try RawStatement(db, sql: "INSERT OR IGNORE INTO library_song_artist (song_id, artist_id, position) VALUES (?, ?, ?)")
@@ -104,6 +106,7 @@ final class CatalogWriter {
                     linkGenre.bind(songID); linkGenre.bind(try namedID(name, table: "library_genre", cache: &genres, db))
                     try linkGenre.run()
                 }
+                try members.write(scanned.memberFacts, songID: songID)
             }
         }
     }

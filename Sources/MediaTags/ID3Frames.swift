@@ -35,6 +35,20 @@ enum ID3Text {
         return result
     }
 
+    /// Every NUL-separated string in `bytes`, empty ones kept (role/name pairs may have an
+    /// empty role); the empty string after a final terminator is not a value.
+    static func allValues(_ bytes: ArraySlice<UInt8>, encoding: UInt8) -> [String] {
+        var result: [String] = []
+        var rest = bytes
+        var bigEndian = encoding == 2
+        while !rest.isEmpty {
+            let (head, tail) = splitTerminated(rest, encoding: encoding)
+            result.append(decode(head, encoding: encoding, bigEndian: &bigEndian))
+            rest = tail
+        }
+        return result
+    }
+
     /// The text of `bytes` up to its first terminator.
     static func string(_ bytes: ArraySlice<UInt8>, encoding: UInt8) -> String {
         var bigEndian = encoding == 2
@@ -142,7 +156,7 @@ struct ID3FrameCollector {
         "PIC": "PIC", "TLA": "TLAN", "TLE": "TLEN", "TPB": "TPUB", "TSS": "TSSE", "TEN": "TENC",
         "TCR": "TCOP", "TOR": "TORY", "TRD": "TRDA", "TKE": "TKEY", "TOA": "TOPE", "TOT": "TOAL",
         "TOL": "TOLY", "TXT": "TEXT", "TRC": "TSRC", "TMT": "TMED", "TFT": "TFLT", "TST": "TSOT",
-        "TSP": "TSOP", "TSA": "TSOA", "TS2": "TSO2", "TSC": "TSOC",
+        "TSP": "TSOP", "TSA": "TSOA", "TS2": "TSO2", "TSC": "TSOC", "IPL": "IPLS",
     ]
 
     /// Adds one frame's (already de-unsynchronised) body.
@@ -157,6 +171,13 @@ struct ID3FrameCollector {
             let values = ID3Text.values(rest, encoding: encoding)
             if !key.isEmpty, !values.isEmpty { tags.custom[key, default: []] += values }
         case "APIC", "PIC": addPicture(payload, encoding: encoding, v22: id == "PIC")
+        case "TMCL", "TIPL", "IPLS":
+            // Role/name pairs (ID3v2.4 Native Frames §4.2.2, ID3v2.3.0 §4.4); a lone last role is dropped.
+            let strings = ID3Text.allValues(payload, encoding: encoding)
+            for pair in stride(from: 0, to: strings.count - 1, by: 2) {
+                let role = strings[pair].trimmingSpaces(), name = strings[pair + 1].trimmingSpaces()
+                if !name.isEmpty { tags.credits.append(TagSet.Credit(name: name, role: role)) }
+            }
         default:
             guard id.hasPrefix("T") else { return }
             addText(id, ID3Text.values(payload, encoding: encoding))

@@ -172,5 +172,6 @@ enum ID3Merge {
         base.comment = base.comment ?? other.comment
         for (key, values) in other.custom where base.custom[key] == nil { base.custom[key] = values }
         if base.pictures.isEmpty { base.pictures = other.pictures }
+        if base.credits.isEmpty { base.credits = other.credits }
     }
 }

@@ -353,7 +353,11 @@ extension MP4File.Movie {
             }
         case Atom.freeform:
             guard let name = freeformName, !name.isEmpty, !texts.isEmpty else { break }
-            tags.custom[name.uppercased(), default: []] += texts
+            if name.uppercased() == "PERFORMER" {
+                tags.credits += texts.compactMap { TagSet.Credit(performer: $0) }
+            } else {
+                tags.custom[name.uppercased(), default: []] += texts
+            }
         default: break
         }
     }

@@ -34,8 +34,82 @@ public struct TagSet: Sendable, Equatable, Codable {
     public var custom: [String: [String]] = [:]
     /// Embedded pictures (APIC/PIC, FLAC PICTURE, METADATA_BLOCK_PICTURE, covr).
     public var pictures: [Picture] = []
+    /// People credited with a role, in file order: ID3v2.4 `TMCL` (musicians) and `TIPL`
+    /// (involved people), ID3v2.3 `IPLS` and v2.2 `IPL` (role/name pairs), Vorbis `PERFORMER`
+    /// and MP4 freeform `PERFORMER` written `Name (role)` (the form MusicBrainz Picard writes;
+    /// a value without a final parenthesis has the role ""). Production roles (TIPL's
+    /// "producer", "engineer", …) are kept as written: deciding who is a musician is the
+    /// catalog's business.
+    public var credits: [Credit] = []
 
     public init() {}
+
+    /// A person (or group) credited on the recording, and the role as the file writes it
+    /// ("guitar", "lead vocals", "producer"; "" when none is given).
+    public struct Credit: Sendable, Equatable, Codable {
+        public var name: String
+        public var role: String
+
+        public init(name: String, role: String) {
+            self.name = name
+            self.role = role
+        }
+
+        /// A `Name (role)` value (Vorbis `PERFORMER`): the role is the text inside the last,
+        /// balanced parenthesis group ending the value ("Ann (drums (drum set))" → "drums (drum
+        /// set)"); without one, or with nothing before it, the whole value is the name. Nil
+        /// for an empty value.
+        public init?(performer value: String) {
+            let text = value.trimmingSpaces()
+            guard !text.isEmpty else { return nil }
+            var name = text, role = ""
+            if text.hasSuffix(")") {
+                var depth = 0
+                var index = text.endIndex
+                while index > text.startIndex {
+                    index = text.index(before: index)
+                    if text[index] == ")" { depth += 1 }
+                    if text[index] == "(" {
+                        depth -= 1
+                        if depth == 0 { break }
+                    }
+                }
+                let before = text[..<index].trimmingSpaces()
+                if depth == 0, text[index] == "(", !before.isEmpty {
+                    name = before
+                    role = String(text[text.index(after: index)..<text.index(before: text.endIndex)]).trimmingSpaces()
+                }
+            }
+            self.init(name: name, role: role)
+        }
+    }
+
+    /// MusicBrainz artist ids of the track artists, in credit order: Vorbis
+    /// `MUSICBRAINZ_ARTISTID`, ID3 `TXXX:MusicBrainz Artist Id`, MP4
+    /// `----:com.apple.iTunes:MusicBrainz Artist Id`. Values joined by "/" or ";" (Picard's
+    /// ID3v2.3 multi-value form) are split; only well-formed ids (36 characters, hex and
+    /// dashes, lower-cased) are kept.
+    public var musicBrainzArtistIDs: [String] {
+        Self.musicBrainzIDs(custom["MUSICBRAINZ_ARTISTID"] ?? custom["MUSICBRAINZ ARTIST ID"] ?? [])
+    }
+
+    /// MusicBrainz artist ids of the album artists (`MUSICBRAINZ_ALBUMARTISTID`,
+    /// `MusicBrainz Album Artist Id`), as ``musicBrainzArtistIDs``.
+    public var musicBrainzAlbumArtistIDs: [String] {
+        Self.musicBrainzIDs(custom["MUSICBRAINZ_ALBUMARTISTID"] ?? custom["MUSICBRAINZ ALBUM ARTIST ID"] ?? [])
+    }
+
+    /// The well-formed MusicBrainz ids (UUIDs) in `values`, lower-cased, in order.
+    public static func musicBrainzIDs(_ values: [String]) -> [String] {
+        var out: [String] = []
+        for value in values {
+            for token in value.split(whereSeparator: { !($0.isHexDigit || $0 == "-") }) where token.count == 36 {
+                let dashes = token.indices.filter { token[$0] == "-" }.map { token.distance(from: token.startIndex, to: $0) }
+                if dashes == [8, 13, 18, 23] { out.append(token.lowercased()) }
+            }
+        }
+        return out
+    }
 
     /// An embedded image.
     public struct Picture: Sendable, Equatable, Codable {

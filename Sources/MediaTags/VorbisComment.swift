@@ -75,6 +75,7 @@ enum VorbisComment {
             case "BPM": if tags.bpm == nil { tags.bpm = TagValues.bpm(value) }
             case "COMPILATION": tags.compilation = tags.compilation || TagValues.flag(value)
             case "COMMENT", "DESCRIPTION": if tags.comment == nil { tags.comment = value }
+            case "PERFORMER": if let credit = TagSet.Credit(performer: value) { tags.credits.append(credit) }
             case "METADATA_BLOCK_PICTURE":
                 if let data = Data(base64Encoded: value, options: .ignoreUnknownCharacters),
                    let picture = try? FLACFile.picture([UInt8](data)) {

@@ -8,8 +8,8 @@ import MusicGraph
 struct LibraryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
-        abstract: "The music library's graph: expand a node, walk a path.",
-        subcommands: [GraphCommand.self]
+        abstract: "The music library's graph: expand a node, walk a path; band ↔ member relations.",
+        subcommands: [GraphCommand.self, LibraryMembersCommand.self]
     )
 
     /// `quintet library graph …`

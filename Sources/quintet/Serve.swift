@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import LibraryCore
 import Logging
 import QuintetServer
 
@@ -85,6 +86,10 @@ struct Serve: AsyncParsableCommand {
             help: ArgumentHelp("Crowd: a Nominatim-compatible reverse geocoder's base URL for place names in the location panel; the server asks it with rounded coordinates, at most once a second, cached (default off; env QUINTET_CROWD_GEOCODER).", valueName: "url"))
     var crowdGeocoder: String?
 
+    @Option(name: .customLong("musicbrainz"),
+            help: ArgumentHelp("Band members from MusicBrainz: on (musicbrainz.org, one request a second, answers cached), off (cached answers only), or a mirror's or stand-in's base URL (default on; env QUINTET_MUSICBRAINZ).", valueName: "off|on|url"))
+    var musicBrainz: String?
+
     @Option(name: .customLong("tls-cert"),
             help: ArgumentHelp("HTTPS: the PEM certificate, its chain may follow (env QUINTET_TLS_CERT); needs --tls-key.", valueName: "file"))
     var tlsCert: String?
@@ -114,6 +119,21 @@ struct Serve: AsyncParsableCommand {
         case (_, _, true): throw ValidationError("--tls-self-signed makes its own certificate: leave out --tls-cert and --tls-key")
         case (nil, _, _): throw ValidationError("--tls-key needs --tls-cert (the certificate it belongs to)")
         case (_, nil, _): throw ValidationError("--tls-cert needs --tls-key (the certificate's private key)")
+        }
+    }
+
+    /// Where band members are looked up: `on` (the default), `off`, or an http(s) base URL.
+    func resolvedMusicBrainz() throws -> MemberLookups.Source {
+        let text = musicBrainz ?? Environment.value("QUINTET_MUSICBRAINZ") ?? "on"
+        switch text.lowercased() {
+        case "on": return .on(MemberLookups.musicBrainz)
+        case "off": return .off
+        default:
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
+                  url.query == nil else {
+                throw ValidationError("--musicbrainz must be on, off or an http(s) base URL such as https://musicbrainz.org, not '\(text.prefix(100))'")
+            }
+            return .on(url)
         }
     }
 
@@ -214,6 +234,7 @@ struct Serve: AsyncParsableCommand {
         do { try CrowdBackend.validate(url: resolvedCrowdDatabase) } catch { throw ValidationError(String(describing: error)) }
         try validateCrowdTiles()
         _ = try resolvedCrowdGeocoder()
+        _ = try resolvedMusicBrainz()
         if logLevel == nil, let text = Environment.value("QUINTET_LOG_LEVEL"), Logger.Level(rawValue: text) == nil {
             throw ValidationError("QUINTET_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -252,6 +273,7 @@ struct Serve: AsyncParsableCommand {
         config.crowdGeocoder = try resolvedCrowdGeocoder()
         config.tls = try resolvedTLS()
         config.httpPort = try resolvedHTTPPort()
+        config.musicBrainz = try resolvedMusicBrainz()
         if let folder = config.libraryDirectory {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {

@@ -58,6 +58,7 @@ struct TagsCommand: ParsableCommand {
         add("bpm", t.bpm.map { String($0) })
         if t.compilation { add("compilation", "yes") }
         if let cover = t.cover { add("cover", "\(cover.mimeType), \(cover.data.count) bytes") }
+        add("credits", t.credits.map { $0.role.isEmpty ? $0.name : "\($0.name) (\($0.role))" }.joined(separator: "; "))
         for (key, values) in t.custom.sorted(by: { $0.key < $1.key }) { add(key.lowercased(), values.joined(separator: "; ")) }
         return lines.joined(separator: "\n")
     }

@@ -109,7 +109,8 @@ public enum QuintetApplication {
             onAdminCreated(password)
         }
         let recovered = RadioRecovery.run(RadioStore(database: database, decoder: AudioFileDecoder()), logger: logger)
-        let library = LibraryService(database: database, libraryDirectory: configuration.libraryDirectory, logger: logger)
+        let library = LibraryService(database: database, libraryDirectory: configuration.libraryDirectory, logger: logger,
+                                     musicBrainz: configuration.musicBrainz)
         var radioConfiguration = LiveRadio.Configuration()
         radioConfiguration.batchInterval = .milliseconds(Int64(configuration.radioBatchMilliseconds))
         let radio = LiveRadio(directory: makeRadioDirectory(database: database), configuration: radioConfiguration, logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import LibraryCore
 import Logging
 
 /// Everything `quintet serve` needs to start, after flags and environment are resolved.
@@ -51,6 +52,9 @@ public struct ServerConfiguration: Sendable {
     /// With `tls`: a second port speaking plain HTTP that redirects pages to HTTPS and serves
     /// the trust page (`/tls/`) and Icecast sources and listeners as they are.
     public var httpPort: Int?
+    /// Where band members are looked up (`serve --musicbrainz`): musicbrainz.org, a mirror or
+    /// stand-in, or off (cached answers only). Off here; `quintet serve` turns it on by default.
+    public var musicBrainz: MemberLookups.Source = .off
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, webDirectory: URL,
                 logLevel: Logger.Level = .info, maxUploadBytes: Int = TempoRoutes.maxUploadBytes,

@@ -13,10 +13,14 @@ enum GraphRoutes {
     /// A node of the answer: the graph's facts plus the URLs a page loads.
     struct NodeView: Encodable {
         let info: GraphNodeInfo
-        enum Keys: String, CodingKey { case coverURL, streamURL }
+        /// An artist's MusicBrainz lookup state (``MemberLookupState/name``: "failed" is the
+        /// page's "lookup failed — tap to retry"); nil for albums and songs.
+        var lookup: String? = nil
+        enum Keys: String, CodingKey { case coverURL, streamURL, lookup }
         func encode(to encoder: any Encoder) throws {
             try info.encode(to: encoder)
             var container = encoder.container(keyedBy: Keys.self)
+            try container.encodeIfPresent(lookup, forKey: .lookup)
             switch info.kind {
             case .album where info.hasCover == true:
                 try container.encode("/api/library/albums/\(info.id)/cover", forKey: .coverURL)
@@ -49,7 +53,18 @@ enum GraphRoutes {
                 guard let answer = try graph.current().expand(node, kinds: kinds) else {
                     throw APIError(.notFound, message: "the library has no \(node.kind.rawValue) with id \(node.id)")
                 }
-                return ExpansionView(node: NodeView(info: answer.node), neighbours: answer.neighbours.map(NodeView.init))
+                // An artist shown for the first time is looked up on MusicBrainz (queued, one
+                // request a second); its state rides on the node.
+                func view(_ info: GraphNodeInfo) throws -> NodeView {
+                    guard info.kind == .artist else { return NodeView(info: info) }
+                    var state = try library.members.state(artistID: info.id)
+                    if case .notLookedUp = state {
+                        library.members.request(artistID: info.id)
+                        state = .pending
+                    }
+                    return NodeView(info: info, lookup: state.name)
+                }
+                return ExpansionView(node: try view(answer.node), neighbours: try answer.neighbours.map(view))
             })
         }
         api.get("graph/walk") { request, context -> Response in

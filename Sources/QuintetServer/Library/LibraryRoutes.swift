@@ -178,6 +178,7 @@ enum LibraryRoutes {
         }
         BPMOverrideRoute.add(to: api, catalog: catalog)
         PlaylistRoute.add(to: api, catalog: catalog)
+        MemberRoutes.add(to: api, library: library)
         GraphRoutes.add(to: api, library: library)
         api.get("songs/:id/related") { _, context -> Response in
             let user = try context.requireUser()

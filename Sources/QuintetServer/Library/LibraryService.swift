@@ -29,6 +29,8 @@ import Locking
 public final class LibraryService: Service, Sendable {
     public let catalog: Catalog
     public let bpm: BPMQueue
+    /// MusicBrainz lookups of band members (``MemberLookups``); ``run()`` performs the queued ones.
+    public let members: MemberLookups
     /// The catalog as a graph (the explorer, "play a path", Subsonic's similar songs and artists).
     public let graph: GraphService
     /// The folder served: `--library DIR`, or the demo library in the data folder.
@@ -64,11 +66,16 @@ public final class LibraryService: Service, Sendable {
     }
 
     public init(database: QuintetDatabase, libraryDirectory: URL?, logger: Logger, analyzesBPM: Bool = true,
-                idlePause: Duration = .seconds(2), errorPause: Duration = .seconds(10)) {
+                idlePause: Duration = .seconds(2), errorPause: Duration = .seconds(10),
+                musicBrainz: MemberLookups.Source = .off) {
         self.analyzesBPM = analyzesBPM
         catalog = Catalog(database: database)
         bpm = BPMQueue(catalog: catalog)
-        graph = GraphService(catalog: catalog)
+        members = MemberLookups(catalog: catalog, source: musicBrainz, userAgent: MusicBrainzClient.userAgent,
+                                fetch: MusicBrainzClient.fetch)
+        graph = GraphService(catalog: catalog, members: { [catalog] in
+            try catalog.memberLinks().map { MemberLink(band: $0.band, member: $0.member, sources: $0.sources) }
+        })
         isDemo = libraryDirectory == nil
         root = (libraryDirectory ?? database.directory.appendingPathComponent("demo-library")).standardizedFileURL
         self.logger = logger
@@ -84,6 +91,7 @@ public final class LibraryService: Service, Sendable {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.scanLoop() }
+                group.addTask { await self.members.run() }
                 if self.analyzesBPM { group.addTask { await self.bpmLoop() } }
             }
         }

@@ -70,7 +70,9 @@ enum GraphOpenAPI {
      "artist": {"type": "string"}, "artist_id": {"type": "integer"}, "album": {"type": "string"}, "album_id": {"type": "integer"},
      "year": {"type": "integer"}, "has_cover": {"type": "boolean"}, "track": {"type": "integer"}, "disc": {"type": "integer"},
      "duration": {"type": "number"}, "bpm": {"type": "number"},
-     "cover_url": {"type": "string"}, "stream_url": {"type": "string"}
+     "cover_url": {"type": "string"}, "stream_url": {"type": "string"},
+     "lookup": {"type": "string", "enum": ["none", "pending", "off", "ok", "not_found", "ambiguous", "failed"],
+                "description": "Artists only: the MusicBrainz lookup of its band members (docs/graph.md, \"Band members\"); failed: POST /api/library/members/lookup?artist=ID retries."}
     }
    }
   }
