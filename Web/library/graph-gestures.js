@@ -117,13 +117,18 @@ export function attachGestures(canvas, renderer, graph, actions) {
     if (pendingTap && pendingTap.node === node && Math.hypot(pendingTap.x - x, pendingTap.y - y) < 40) {
       clearTimeout(pendingTap.timer);
       pendingTap = null;
+      renderer.state.tapPending = false;
       if (node) actions.doubleTap(node);
       return;
     }
     if (pendingTap) { clearTimeout(pendingTap.timer); fireSingle(pendingTap.node); }
     const entry = { node, x, y, timer: 0 };
-    entry.timer = setTimeout(() => { if (pendingTap === entry) pendingTap = null; fireSingle(node); }, TAP_DELAY_MS);
+    entry.timer = setTimeout(() => {
+      if (pendingTap === entry) { pendingTap = null; renderer.state.tapPending = false; }
+      fireSingle(node);
+    }, TAP_DELAY_MS);
     pendingTap = entry;
+    renderer.state.tapPending = true;
   };
 
   const fireSingle = (node) => {

@@ -183,9 +183,14 @@ class Explorer {
 
   async fetchAnswer(node, fresh = false) {
     if (!fresh && this.graph.answers.has(node.key)) return this.graph.answers.get(node.key);
-    const answer = await api(`/api/library/graph/expand?node=${encodeURIComponent(node.key)}`);
-    this.graph.remember(answer);
-    return answer;
+    this.inflight = (this.inflight || 0) + 1;
+    try {
+      const answer = await api(`/api/library/graph/expand?node=${encodeURIComponent(node.key)}`);
+      this.graph.remember(answer);
+      return answer;
+    } finally {
+      this.inflight--;
+    }
   }
 
   /** Adds a search result (or a seed from the address) and shows its first ring of links. */
@@ -231,6 +236,7 @@ class Explorer {
 
   async retryLookup(node) {
     this.message(t("library.graph.lookupRetrying", { name: node.name }));
+    this.looking = true;
     try {
       await api(`/api/library/members/lookup?artist=${encodeURIComponent(node.id)}`, { method: "POST" });
       await this.fetchAnswer(node, true);
@@ -238,6 +244,8 @@ class Explorer {
       this.message(t("library.graph.lookupRetryFailed", { name: node.name, message: err.message }), "error");
       this.redraw();
       return;
+    } finally {
+      this.looking = false;
     }
     this.message(node.lookupFailed ? t("library.graph.lookupStillFailed", { name: node.name }) : t("library.graph.lookupDone", { name: node.name }));
     await this.expand(node);
@@ -473,6 +481,8 @@ class Explorer {
       /** Centres the view on a node (tests use it when a panel covers the node). */
       centre: (key) => { const n = view.graph.nodes.get(key); if (n) view.centreOn(n); },
       settled: () => view.relaxLeft === 0 && !view.frame,
+      /** Nothing pending: no tap waiting for its 250 ms, no expansion or lookup in flight. */
+      idle: () => view.relaxLeft === 0 && !view.frame && !view.renderer.state.tapPending && !view.inflight && !view.looking,
       stats: () => ({ intervals: view.stats.intervals.slice(), draws: view.stats.draws.slice() }),
       resetStats: () => { view.stats.intervals = []; view.stats.draws = []; view.stats.lastTime = 0; },
     };
