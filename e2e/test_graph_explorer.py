@@ -10,7 +10,6 @@ Maya Okafor, the same recording on the Quintet Sampler.
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
 
 import pytest
 import requests
@@ -61,6 +60,13 @@ def tap(driver, x, y):
     touch(driver, "touchEnd", [])
 
 
+def click_at(driver, x, y):
+    """A mouse click at a viewport point through CDP (the page sees pointer events of type mouse)."""
+    for kind, buttons in (("mouseMoved", 0), ("mousePressed", 1), ("mouseReleased", 0)):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
+                                                            "buttons": buttons, "clickCount": 1})
+
+
 def drag(driver, start, end, steps=8):
     (x0, y0), (x1, y1) = start, end
     touch(driver, "touchStart", [start])
@@ -84,17 +90,17 @@ def wait_for_node(driver, name, kind):
     return wait(driver, lambda d: node(d, name, kind), lambda: f"no {kind} node {name!r}: {[n['name'] for n in nodes(driver)]}")
 
 
-@contextmanager
-def touch_screen(driver):
-    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-    try:
-        yield
-    finally:
-        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+@pytest.fixture(scope="module")
+def touch_screen(browser):
+    """Touch input for the explorer's walk (the members test clicks with the mouse: on a second
+    page of the same session, Chromium delivered no CDP touch events to it)."""
+    browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    yield
+    browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
 
 
 @pytest.fixture
-def explorer(server, browser):
+def explorer(server, browser, touch_screen):
     """The browser on /library/#graph, signed in as admin, the explorer shown and empty."""
     server.wait_for_library()
     open_page(browser, server.url("/library/#graph"))
@@ -104,8 +110,7 @@ def explorer(server, browser):
         browser.find_element(By.CSS_SELECTOR, "#signin-name").send_keys(server.admin[0])
         browser.find_element(By.CSS_SELECTOR, "#signin-password").send_keys(server.admin[1], Keys.ENTER)
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#graph-canvas").is_displayed(), "the explorer did not appear")
-    with touch_screen(browser):
-        yield browser
+    yield browser
     browser.execute_script("document.querySelector('#graph-audio').pause()")
 
 
@@ -273,6 +278,21 @@ def test_explorer_search_expand_drag_pinch_play_queue_save_clear(server, explore
         wait(driver, lambda d: len(nodes(d)) > before or not next(n for n in nodes(d) if n["key"] == moved)["more"],
              "Enter did not expand the focused node")
 
+    # Play a path: from a song's card, a walk of 4 songs from it fills the queue and plays.
+    wait(driver, lambda d: d.execute_script("return quintetGraph.idle()"), "the page did not go idle")
+    song = aim(driver, "Northbound", "song")
+    tap(driver, song["x"], song["y"])
+    wait(driver, lambda d: d.execute_script(
+        "return document.querySelector('#graph-card .graph-card-name')?.textContent === 'Northbound'"
+        " && !!document.querySelector('#graph-path-length')"), "Northbound's card did not open")
+    driver.execute_script("const length = document.querySelector('#graph-path-length'); length.value = '4';"
+                          " length.dispatchEvent(new Event('input')); document.querySelector('#graph-card-path').click()")
+    path = wait(driver, lambda d: (lambda q: q if q and q[0] == "Northbound" and q != order else None)(queue_titles(d)),
+                lambda: f"the path did not fill the queue: {queue_titles(driver)}")
+    ids = driver.execute_script("return [...document.querySelectorAll('#graph-queue-list li[data-song-id]')].map(e => e.dataset.songId)")
+    assert 2 <= len(path) <= 4 and len(set(ids)) == len(ids), path  # never repeats a song
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#graph-player-title").text == "Northbound", "the path does not play")
+
     # Clear graph and queue: nothing left, nothing playing.
     driver.find_element(By.CSS_SELECTOR, "#graph-clear").click()
     wait(driver, lambda d: not nodes(d) and not queue_titles(d), "the graph or the queue was not cleared")
@@ -321,8 +341,16 @@ def test_member_link_and_failed_lookup_with_retry(server, browser, tmp_path):
 
     from conftest import ARTIFACTS, quintet_binary, start_server, stop_server
 
+    # A two-song library (ffmpeg, a second each): the band and the member, scanned at once.
+    music = tmp_path / "music"
+    music.mkdir()
+    for artist, album, title in (("Northern Lights", "Polar Drift", "Glass River"), ("Maya Okafor", "Harbour Songs", "Lanterns")):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                        "-c:a", "libmp3lame", "-b:a", "64k", "-metadata", f"artist={artist}", "-metadata", f"album={album}",
+                        "-metadata", f"title={title}", str(music / f"{title}.mp3")], check=True, timeout=60)
     stand_in = MusicBrainzStandIn()
-    own = start_server(tmp_path / "data", ARTIFACTS / "server-members.log", ("--musicbrainz", stand_in.url))
+    own = start_server(tmp_path / "data", ARTIFACTS / "server-members.log",
+                       ("--musicbrainz", stand_in.url, "--library", str(music)))
     try:
         own.wait_for_library()
         subprocess.run([str(quintet_binary()), "library", "members", "add", "Northern Lights", "Maya Okafor",
@@ -334,38 +362,38 @@ def test_member_link_and_failed_lookup_with_retry(server, browser, tmp_path):
             browser.find_element(By.CSS_SELECTOR, "#signin-name").send_keys(own.admin[0])
             browser.find_element(By.CSS_SELECTOR, "#signin-password").send_keys(own.admin[1], Keys.ENTER)
         wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#graph-canvas").is_displayed(), "no explorer")
-        with touch_screen(browser):
-            browser.find_element(By.CSS_SELECTOR, ".graph-kind[data-kind=artists]").click()
-            browser.find_element(By.CSS_SELECTOR, "#graph-search-input").send_keys("Northern")
-            wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#graph-results button.artist"), "no artist found")[0].click()
-            wait_for_node(browser, "Polar Drift", "album")
-            # The lookup of Northern Lights fails at the stand-in: a later tap shows the mark.
-            wait(browser, lambda d: stand_in.requests > 0, "the server did not look Northern Lights up")
+        browser.find_element(By.CSS_SELECTOR, ".graph-kind[data-kind=artists]").click()
+        browser.find_element(By.CSS_SELECTOR, "#graph-search-input").send_keys("Northern")
+        wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#graph-results button.artist"), "no artist found")[0].click()
+        wait_for_node(browser, "Polar Drift", "album")
+        # The lookup of Northern Lights fails at the stand-in: a later tap shows the mark.
+        wait(browser, lambda d: stand_in.requests > 0, "the server did not look Northern Lights up")
 
-            def tap_artist(d):
-                """Taps Northern Lights (once the page is idle) until it shows both the failed
-                lookup and its member; each tap asks again or retries, and shows the next links."""
-                if not d.execute_script("return quintetGraph.idle()"):
-                    return False
-                artist = aim(d, "Northern Lights", "artist")
-                if artist["lookupFailed"] and node(d, "Maya Okafor", "artist"):
-                    return artist
-                tap(d, artist["x"], artist["y"])
+        def tap_artist(d):
+            """Taps Northern Lights (once the page is idle) until it shows both the failed
+            lookup and its member; each tap asks again or retries, and shows the next links."""
+            if not d.execute_script("return quintetGraph.idle()"):
                 return False
+            artist = aim(d, "Northern Lights", "artist")
+            if artist["lookupFailed"] and node(d, "Maya Okafor", "artist"):
+                return artist
+            click_at(d, artist["x"], artist["y"])
+            return False
 
-            wait(browser, tap_artist, lambda: f"Northern Lights shows no failed lookup and member: "
-                 f"{node(browser, 'Northern Lights', 'artist')} {[n['name'] for n in nodes(browser)]}")
-            # The member link (from `quintet library members add`): Maya Okafor, a blue edge.
-            maya = node(browser, "Maya Okafor", "artist")
-            assert any(e["edge"] == "member_of" and maya["key"] in (e["a"], e["b"])
-                       for e in browser.execute_script("return quintetGraph.edges()"))
-            # Retry: the stand-in answers now; a tap retries and the mark goes.
-            stand_in.failing = False
-            wait(browser, lambda d: d.execute_script("return quintetGraph.idle()"), "the page did not go idle")
-            artist = aim(browser, "Northern Lights", "artist")
-            tap(browser, artist["x"], artist["y"])
-            wait(browser, lambda d: not node(d, "Northern Lights", "artist")["lookupFailed"],
-                 "the retried lookup still shows as failed")
+        wait(browser, tap_artist, lambda: f"Northern Lights shows no failed lookup and member: "
+             f"{node(browser, 'Northern Lights', 'artist')} {[n['name'] for n in nodes(browser)]} "
+             f"idle: {browser.execute_script('return quintetGraph.idle()')}")
+        # The member link (from `quintet library members add`): Maya Okafor, a blue edge.
+        maya = node(browser, "Maya Okafor", "artist")
+        assert any(e["edge"] == "member_of" and maya["key"] in (e["a"], e["b"])
+                   for e in browser.execute_script("return quintetGraph.edges()"))
+        # Retry: the stand-in answers now; a tap retries and the mark goes.
+        stand_in.failing = False
+        wait(browser, lambda d: d.execute_script("return quintetGraph.idle()"), "the page did not go idle")
+        artist = aim(browser, "Northern Lights", "artist")
+        click_at(browser, artist["x"], artist["y"])
+        wait(browser, lambda d: not node(d, "Northern Lights", "artist")["lookupFailed"],
+             "the retried lookup still shows as failed")
     finally:
         stand_in.close()
         stop_server(own)

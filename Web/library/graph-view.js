@@ -391,7 +391,8 @@ class Explorer {
       actions.push(button("graph-card-play", t("library.graph.card.play"), () => this.pick(node), { class: "primary" }));
       const length = el("input", { type: "number", id: "graph-path-length", min: "2", max: "100", value: String(this.pathLength || DEFAULT_PATH),
         inputmode: "numeric" });
-      length.addEventListener("change", () => { this.pathLength = Number(length.value) || DEFAULT_PATH; });
+      // Kept as it is typed, so a card drawn again (the queue changed) keeps the length.
+      length.addEventListener("input", () => { this.pathLength = Number(length.value) || DEFAULT_PATH; });
       actions.push(el("span", { class: "graph-path" },
         el("label", { for: "graph-path-length" }, t("library.graph.card.pathLength")), length,
         button("graph-card-path", t("library.graph.card.path"), () => {
