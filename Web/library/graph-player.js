@@ -2,26 +2,14 @@
 // next, a seek slider that shows progress, elapsed and remaining time. It appears when
 // playback first starts; songs follow one another through the queue. "Previous" restarts the
 // song after 3 s of it, else goes back one song (the original left that rule open).
-import { el } from "/common/dom.js";
+import { el, svg } from "/common/dom.js";
 import { duration } from "/common/format.js";
 import { t } from "/common/i18n.js";
 
 const RESTART_AFTER_S = 3;
 
-const icon = (d) => {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "22");
-  svg.setAttribute("height", "22");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  const path = document.createElementNS(ns, "path");
-  path.setAttribute("fill", "currentColor");
-  path.setAttribute("d", d);
-  svg.append(path);
-  return svg;
-};
+const icon = (d) => svg("svg", { viewBox: "0 0 24 24", width: "22", height: "22", "aria-hidden": "true", focusable: "false" },
+  svg("path", { fill: "currentColor", d }));
 const PLAY = "M7 4v16l13-8z";
 const PAUSE = "M6 4h4v16H6zM14 4h4v16h-4z";
 

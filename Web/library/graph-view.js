@@ -88,9 +88,9 @@ class Explorer {
     this.edgeCanvas = el("canvas", { class: "graph-canvas graph-edges", "aria-hidden": "true" });
     this.canvas = el("canvas", { id: "graph-canvas", class: "graph-canvas", tabindex: "0", role: "application",
       "aria-describedby": "graph-focus-text graph-keys" });
-    this.focusText = el("p", { id: "graph-focus-text", class: "visually-hidden", "aria-live": "polite" });
+    this.focusText = el("p", { id: "graph-focus-text", class: "visually-hidden", role: "status" });
     this.keysText = el("p", { id: "graph-keys", class: "visually-hidden" });
-    this.readout = el("span", { id: "graph-readout", class: "graph-readout", "aria-live": "off" });
+    this.readout = el("span", { id: "graph-readout", class: "graph-readout" });
     this.queueToggle = el("button", { type: "button", id: "graph-queue-toggle", "aria-controls": "graph-queue", "aria-expanded": "false" });
     this.tablesLink = el("a", { href: "#", class: "graph-tables", id: "graph-tables" });
     this.fitButton = el("button", { type: "button", id: "graph-fit", class: "icon" }, "⤢");
