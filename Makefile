@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-check fuzz fuzz-api clean
+.PHONY: run build test e2e e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-explorer bench-check fuzz fuzz-api clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -38,9 +38,11 @@ e2e-long: bootstrap web-assets
 	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python -m pytest e2e/long_graph_map.py -q -s
 
 # docs/phone.md's pictures: each app on a 390×844 phone viewport, against the debug build
-# (docs/images/phone-*.png; by hand when pages change, never part of `make test`).
+# (docs/images/phone-*.png; by hand when pages change, never part of `make test`), then the graph
+# explorer on a phone and a tablet (docs/images/graph-phone.png, graph-tablet.png).
 screenshots: bootstrap web-assets
 	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python scripts/phone-screenshots.py
+	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python scripts/graph-screenshots.py
 
 # The server, crowd, radio and library Swift tests under ThreadSanitizer, then AddressSanitizer
 # (scratch folders .build-tsan and .build-asan; never part of `make test`). SANITIZERS=thread or
@@ -110,6 +112,12 @@ ifdef TLS
 else
 	bash scripts/bench-crowd --devices $(or $(DEVICES),$(if $(QUICK),50000,1000000)) --seconds $(or $(SECONDS),$(if $(QUICK),5,20)) --connections $(or $(CONNECTIONS),64)
 endif
+
+# The graph explorer's frame rate in headless Chromium: NODES (default 2000) generated nodes in
+# view, one dragged with the mouse for SECONDS (default 5); BOTH=1 also times the 2D-canvas-only
+# fallback. Against the debug build; docs/graph.md, "The explorer".
+bench-explorer: bootstrap web-assets
+	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python scripts/bench-explorer.py --nodes $(or $(NODES),2000) --seconds $(or $(SECONDS),5)$(if $(BOTH), --both)
 
 # The newest result of each bench against the committed ratio thresholds
 # (Benchmarks/thresholds.json): prints every comparison, names each regression, fails on any.

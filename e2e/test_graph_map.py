@@ -143,4 +143,11 @@ def test_the_page_draws_the_map_and_a_tap_picks_a_node(server, mapped, browser):
         touch(browser, "touchMove", [(cx - 20 - 16 * step, cy), (cx + 20 + 16 * step, cy)])
     touch(browser, "touchEnd", [])
     wait(browser, lambda d: float(canvas.get_attribute("data-zoom")) > zoom * 2.5, "the pinch did not zoom in")
+
+    # From the whole library into the explorer: the pick seeds the graph view with that artist.
+    browser.find_element(By.CSS_SELECTOR, "#map-picked-explore").click()
+    wait(browser, lambda d: d.execute_script(
+        "return window.quintetGraph ? quintetGraph.nodes().some((n) => n.kind === 'artist' && n.name === arguments[0]) : false",
+        name), f"the explorer did not open on {name!r}")
+    assert browser.execute_script("return location.hash") == f"#graph/artist/{artist['id']}"
     assert severe_console_entries(browser) == []

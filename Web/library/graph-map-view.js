@@ -55,12 +55,15 @@ export async function mapView({ home, isCurrent }) {
       startedAt,
       names,
       onPick(node) {
+        // From the whole library into the explorer: the picked node seeds the graph view.
         picked.replaceChildren(t(`library.map.picked.${node.kind}`), " ",
-          el("a", { href: `#${node.kind}/${node.id}`, id: "map-picked-link" }, node.key));
+          el("a", { href: `#${node.kind}/${node.id}`, id: "map-picked-link" }, node.key), " · ",
+          el("a", { href: `#graph/${node.kind}/${node.id}`, id: "map-picked-explore", class: "button" },
+            t("library.map.explore")));
         canvas.dataset.picked = node.key;
         window.dispatchEvent(new CustomEvent("library-map-pick", { detail: node }));
         names([node.key]).then((found) => {
-          const link = picked.querySelector("a");
+          const link = picked.querySelector("#map-picked-link");
           if (link && found.get(node.key) && canvas.dataset.picked === node.key) link.textContent = found.get(node.key);
         }).catch(() => {});
       },

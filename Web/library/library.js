@@ -262,10 +262,11 @@ $("#rescan").addEventListener("click", async () => {
 
 // --- Routes -------------------------------------------------------------------------------
 
-/** The view named by the hash: {kind: "home"|"artist"|"album"|"song", id, q}. */
+/** The view named by the hash: {kind: "home"|"artist"|"album"|"song"|"graph", id, q, rest}. */
 function currentRoute() {
   let hash = location.hash.replace(/^#/, "");
   try { hash = decodeURIComponent(hash); } catch (_) { /* a stray % in a typed address: use it as it is */ }
+  if (hash === "graph" || hash.startsWith("graph/")) return { kind: "graph", rest: hash.slice("graph/".length) };
   const match = /^(artist|album|song)\/(\d+)$/.exec(hash);
   if (match) return { kind: match[1], id: Number(match[2]) };
   if (hash.startsWith("search/")) return { kind: "home", q: hash.slice("search/".length) };
@@ -306,6 +307,7 @@ async function render({ focus = false } = {}) {
   if (!state.user) return;
   const token = ++state.renderToken;
   const route = currentRoute();
+  if (await showGraphView(route)) return;
   if (document.activeElement !== search) search.value = route.q || ""; // the box shows the search of the view
   view.setAttribute("aria-busy", "true");
   try {
@@ -336,6 +338,16 @@ async function render({ focus = false } = {}) {
   } finally {
     if (token === state.renderToken) view.removeAttribute("aria-busy");
   }
+}
+
+/** The graph explorer (graph-view.js, loaded on first use) on #graph, the tables elsewhere;
+ *  true when the explorer is shown. */
+async function showGraphView(route) {
+  const graph = route.kind === "graph";
+  $("#browse").hidden = graph;
+  if (!graph && !$("#explorer").hidden) (await import("/library/graph-view.js")).hideExplorer();
+  if (graph) (await import("/library/graph-view.js")).showExplorer($("#explorer"), route.rest);
+  return graph;
 }
 
 const home = () => ({ label: t("library.crumbs.home"), href: "#" });

@@ -771,6 +771,46 @@ enum LibraryOpenAPI {
     }
    }
   },
+  "/api/library/playlists": {
+   "post": {
+    "operationId": "libraryPlaylistCreate",
+    "summary": "Save songs as a playlist of the signed-in user (the graph explorer's queue)",
+    "description": "Body {\"name\": \"Evening\", \"songs\": [12, 5, 12]}: song ids in order, repeats kept, at most 10,000. The playlist is private to its owner and stored in the catalog, so Subsonic's getPlaylists and getPlaylist show it to the same user.",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "requestBody": {
+     "required": true,
+     "content": { "application/json": { "schema": {
+      "type": "object",
+      "required": ["name", "songs"],
+      "properties": {
+       "name": { "type": "string", "minLength": 1, "maxLength": 200 },
+       "songs": { "type": "array", "maxItems": 10000, "items": { "type": "integer", "minimum": 1, "maximum": 9223372036854775807 } }
+      }
+     } } }
+    },
+    "responses": {
+     "201": { "description": "The playlist as stored.",
+              "content": { "application/json": { "schema": {
+               "type": "object",
+               "required": ["playlist"],
+               "properties": { "playlist": {
+                "type": "object",
+                "required": ["id", "name", "owner", "public", "song_count", "duration", "created", "changed"],
+                "properties": {
+                 "id": { "type": "integer" }, "name": { "type": "string" }, "owner": { "type": "string" },
+                 "public": { "type": "boolean" }, "song_count": { "type": "integer" },
+                 "duration": { "type": "number", "description": "Seconds, the songs' total." },
+                 "created": { "type": "string", "format": "date-time" }, "changed": { "type": "string", "format": "date-time" }
+                }
+               } }
+              } } } },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" },
+     "413": { "$ref": "#/components/responses/TooLarge" }
+    }
+   }
+  },
   "/api/library/songs/{id}/related": {
    "get": {
     "operationId": "librarySongRelated",
