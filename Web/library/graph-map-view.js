@@ -2,7 +2,7 @@
 // (graph-map.js) and shows what a tap picked, with a link to it. A pick is also sent as a
 // "library-map-pick" event on window ({detail: node}), so the graph explorer can seed itself.
 import { api, APIError } from "/common/api.js";
-import { el } from "/common/dom.js";
+import { announce, el } from "/common/dom.js";
 import { t } from "/common/i18n.js";
 import { mountMap, parseMap } from "./graph-map.js";
 
@@ -19,7 +19,7 @@ async function names(keys) {
 export async function mapView({ home, isCurrent }) {
   const startedAt = performance.now();
   const crumbs = [home, { label: t("library.map.heading") }];
-  const readout = el("p", { id: "map-readout", class: "map-readout", "aria-live": "polite" });
+  const readout = el("p", { id: "map-readout", class: "map-readout" });
   const picked = el("p", { id: "map-picked", class: "map-picked" });
   const canvas = el("canvas", { id: "map-canvas", class: "map-canvas", tabindex: "0", role: "img",
     "aria-label": t("library.map.label") });
@@ -47,6 +47,7 @@ export async function mapView({ home, isCurrent }) {
   }
   const map = parseMap(buffer);
   readout.textContent = t("library.map.counts", { nodes: map.nodeCount.toLocaleString(), edges: map.edgeCount.toLocaleString() });
+  announce(readout.textContent); // the shared announcer, not a live region of our own
   canvas.dataset.nodes = String(map.nodeCount);
   // Mounted once the section is in the page (the caller inserts it right after this returns).
   requestAnimationFrame(() => {
