@@ -16,6 +16,7 @@ import requests
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.select import Select
 
 from conftest import open_page, severe_console_entries, wait
 
@@ -397,3 +398,61 @@ def test_member_link_and_failed_lookup_with_retry(server, browser, tmp_path):
     finally:
         stand_in.close()
         stop_server(own)
+
+
+# --- The card's member editor ---------------------------------------------------------------------
+
+
+def page_api(driver, path, method="GET"):
+    """Calls the API from the page (its session cookie): [status, JSON or null]."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(arguments[0], {method: arguments[1], headers: {'X-Requested-With': 'quintet'}})"
+        ".then(async r => done([r.status, r.status === 204 ? null : await r.json()])).catch(e => done([0, String(e)]))",
+        path, method)
+
+
+def member_edge(driver, a, b):
+    return any(e["edge"] == "member_of" and {e["a"], e["b"]} == {a, b} for e in driver.execute_script("return quintetGraph.edges()"))
+
+
+def test_card_adds_and_removes_a_member_link(server, explorer):
+    driver = explorer
+    driver.find_element(By.CSS_SELECTOR, ".graph-kind[data-kind=artists]").click()
+    driver.find_element(By.CSS_SELECTOR, "#graph-search-input").send_keys("Kite")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#graph-results button.artist"), "no Kite & Crane found")[0].click()
+    kite = wait_for_node(driver, "Kite & Crane", "artist")
+    # The card of the selected artist has the part; the datalist suggests artists from 2 letters.
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#graph-card .graph-card-name").text == "Kite & Crane"
+         and d.find_element(By.CSS_SELECTOR, "#graph-members-note").text, "the card has no member part")
+    Select(driver.find_element(By.CSS_SELECTOR, "#graph-members-relation")).select_by_value("member")
+    name = driver.find_element(By.CSS_SELECTOR, "#graph-members-name")
+    name.send_keys("The Paper")
+    wait(driver, lambda d: "The Paper Boats" in [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#graph-members-names option")],
+         "the datalist suggests no The Paper Boats")
+    name.send_keys(" Boats", Keys.ENTER)  # Enter submits the form
+    boats = wait_for_node(driver, "The Paper Boats", "artist")
+    wait(driver, lambda d: member_edge(d, kite["key"], boats["key"]), "no member_of edge after adding")
+    row = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f"#graph-members-list li[data-artist-id='{boats['id']}']"),
+               "the card does not list the new link")
+    assert "member" in row.text.lower() and row.find_element(By.CSS_SELECTOR, ".graph-members-remove").size["height"] >= 44
+    status, answer = page_api(driver, f"/api/library/members?artist={kite['id']}")
+    assert status == 200 and [(b["name"], b["sources"]) for b in answer["bands"]] == [("The Paper Boats", ["user"])], answer
+
+    # Remove: the edge goes, the API has it no more.
+    row.find_element(By.CSS_SELECTOR, ".graph-members-remove").click()
+    wait(driver, lambda d: not member_edge(d, kite["key"], boats["key"]), "the member_of edge stayed after removing")
+    wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, f"#graph-members-list li[data-artist-id='{boats['id']}']"),
+         "the card still lists the removed link")
+    assert page_api(driver, f"/api/library/members?artist={kite['id']}")[1]["bands"] == []
+
+    assert severe_console_entries(driver) == []
+
+    # An unknown name: refused, the server's message in the status line (the browser logs the 404).
+    driver.find_element(By.CSS_SELECTOR, "#graph-members-name").send_keys("Nobody Of This Library")
+    driver.find_element(By.CSS_SELECTOR, "#graph-members-add").click()
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#graph-status").get_attribute("data-state") == "error"
+         and "Nobody Of This Library" in d.find_element(By.CSS_SELECTOR, "#graph-status").text,
+         lambda: f"no error shown: {driver.find_element(By.CSS_SELECTOR, '#graph-status').text!r}")
+    assert all(e["source"] == "network" and "/api/library/members " in e["message"] and "404" in e["message"]
+               for e in severe_console_entries(driver))

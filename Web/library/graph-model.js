@@ -123,6 +123,32 @@ export class ExplorerGraph {
     this.version++;
   }
 
+  /** Forgets one link both ways (a band ↔ member relation a user removed): from the memory
+   *  graph, from the screen, and from the answers that told it (so a later reveal does not
+   *  draw it again). */
+  forgetLink(a, b, edge) {
+    for (const [from, to] of [[a, b], [b, a]]) {
+      const kinds = this.memory.get(from)?.get(to);
+      if (kinds) { kinds.delete(edge); if (!kinds.size) this.memory.get(from).delete(to); }
+      const answer = this.answers.get(from);
+      if (answer) {
+        const [kind, id] = [to.slice(0, to.indexOf(":")), Number(to.slice(to.indexOf(":") + 1))];
+        answer.neighbours = answer.neighbours.filter((n) => !(n.kind === kind && n.id === id && n.edge === edge));
+      }
+    }
+    const key = edgeKey(a, b, edge);
+    const e = this.edges.get(key) || this.edges.get(edgeKey(b, a, edge));
+    if (!e) return;
+    this.edges.delete(e.key);
+    e.a.edges.delete(e.key);
+    e.b.edges.delete(e.key);
+    for (const [x, y] of [[e.a, e.b], [e.b, e.a]]) {
+      const left = (x.linked.get(y.key) || 1) - 1;
+      if (left) x.linked.set(y.key, left); else x.linked.delete(y.key);
+    }
+    this.version++;
+  }
+
   /** Whether the node has links the screen does not show (the "more links" mark): more
    *  linked nodes than those linked to it on screen. */
   hasMore(node) {

@@ -13,12 +13,15 @@ import { albumCoverURL, GraphRenderer } from "/library/graph-render.js";
 import { attachGestures } from "/library/graph-gestures.js";
 import { PlayQueue, queuePanel } from "/library/graph-queue.js";
 import { playbackBar } from "/library/graph-player.js";
+import { membersEditor } from "/library/graph-members.js";
 import { searchBar } from "/library/graph-search.js";
 import { seedSynthetic } from "/library/graph-synthetic.js";
 
 const RELAX_FRAMES = 40;
 const STATS_KEPT = 1200;
 const DEFAULT_PATH = 12;
+const MEMBER_WAIT_MS = 5000; // how long a changed member link may take to reach the graph (rechecked every 2 s)
+const MEMBER_ASK_MS = 400;
 
 let explorer = null;
 
@@ -114,6 +117,12 @@ class Explorer {
       albumCover: (id) => albumCoverURL(this.graph.info.get(nodeKey("album", id)), id),
     });
     this.card = el("div", { id: "graph-card", class: "graph-card", hidden: true });
+    this.members = membersEditor({
+      call: (path, options) => api(path, options),
+      changed: (artist, other, linked) => this.memberChanged(artist, other, linked),
+      message: (text, kind) => this.message(text, kind),
+      announce: (text) => announce(text),
+    });
     this.queueToggle.addEventListener("click", () => this.toggleQueue());
     this.fitButton.addEventListener("click", () => { this.renderer.fit(); this.redraw(); });
     const toolbar = el("div", { class: "graph-toolbar" }, this.tablesLink, this.fitButton, this.queueToggle, this.readout);
@@ -136,6 +145,7 @@ class Explorer {
     this.search.render();
     this.queuePanel.render();
     this.player.render();
+    this.members.render();
     this.renderQueueToggle();
     this.renderCard();
     this.redraw();
@@ -408,7 +418,47 @@ class Explorer {
         el("span", { class: `graph-card-kind ${node.kind}` }, t(`library.graph.kind.${node.kind}`)),
         el("strong", { class: "graph-card-name" }, node.name), close),
       node.lookupFailed ? el("p", { class: "graph-card-warning" }, t("library.graph.lookupFailed")) : null,
-      el("div", { class: "graph-card-actions" }, actions)].filter(Boolean));
+      el("div", { class: "graph-card-actions" }, actions),
+      node.kind === "artist" ? this.members.part : null].filter(Boolean));
+    if (node.kind === "artist") this.members.show(node);
+  }
+
+  /** A member link of `artist` to `other` was added (linked) or removed through the card: asks
+   *  the artist's neighbourhood again until the server's graph shows the change (it notices
+   *  within about 2 s) or MEMBER_WAIT_MS pass, then draws or drops the blue edge. */
+  async memberChanged(artist, other, linked) {
+    const otherKey = nodeKey("artist", other.id);
+    const has = (answer) => answer.neighbours.some((n) => n.edge === "member_of" && n.kind === "artist" && n.id === other.id);
+    const until = performance.now() + MEMBER_WAIT_MS;
+    this.memberWaiting = (this.memberWaiting || 0) + 1;
+    try {
+      for (;;) {
+        let answer = null;
+        try {
+          answer = await this.fetchAnswer(artist, true);
+        } catch (err) {
+          this.message(t("library.graph.expandFailed", { name: artist.name, message: err.message }), "error");
+          return;
+        }
+        if (has(answer) === linked) break;
+        if (performance.now() > until) { this.message(t("library.graph.members.notYet", { name: artist.name }), "error"); break; }
+        await new Promise((resolve) => setTimeout(resolve, MEMBER_ASK_MS));
+      }
+      if (!this.graph.nodes.has(artist.key)) return;
+      if (linked) {
+        const answer = this.graph.answers.get(artist.key);
+        const fields = answer.neighbours.find((n) => n.kind === "artist" && n.id === other.id) || { kind: "artist", id: other.id, name: other.name };
+        const had = this.graph.nodes.has(otherKey);
+        const node = this.graph.addNode(fields, artist);
+        if (!had) this.settle([node]);
+        this.graph.addEdge(artist.key, otherKey, "member_of");
+      } else {
+        this.graph.forgetLink(artist.key, otherKey, "member_of");
+      }
+      await this.expand(artist);
+    } finally {
+      this.memberWaiting--;
+    }
   }
 
   // --- The frame loop ----------------------------------------------------------------------------------
@@ -483,7 +533,8 @@ class Explorer {
       centre: (key) => { const n = view.graph.nodes.get(key); if (n) view.centreOn(n); },
       settled: () => view.relaxLeft === 0 && !view.frame,
       /** Nothing pending: no tap waiting for its 250 ms, no expansion or lookup in flight. */
-      idle: () => view.relaxLeft === 0 && !view.frame && !view.renderer.state.tapPending && !view.inflight && !view.looking,
+      idle: () => view.relaxLeft === 0 && !view.frame && !view.renderer.state.tapPending && !view.inflight && !view.looking
+        && !view.memberWaiting,
       stats: () => ({ intervals: view.stats.intervals.slice(), draws: view.stats.draws.slice() }),
       resetStats: () => { view.stats.intervals = []; view.stats.draws = []; view.stats.lastTime = 0; },
     };
