@@ -195,6 +195,13 @@ def server(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="session")
 def browser():
     """One headless Chromium for the whole session (desktop size 1280×900)."""
+    yield from launch_browser()
+
+
+def launch_browser():
+    """A headless Chromium (desktop size 1280×900), quit when the generator is closed. Test files
+    that drive touch through CDP take one of their own (a module fixture named `browser`): after
+    other files' pages, Chromium delivered no CDP touch events to a later page of the session."""
     for path in (CHROMIUM, CHROMEDRIVER):
         if not os.access(path, os.X_OK):
             pytest.exit(f"{path} is missing: run `bash scripts/bootstrap.sh` (apt-get install chromium chromium-driver)",

@@ -18,12 +18,20 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 
-from conftest import open_page, severe_console_entries, wait
+from conftest import launch_browser, open_page, severe_console_entries, wait
 
 POLAR_DRIFT = ["Glass River", "Aurora Street", "Cold Engine", "Slow Thaw", "Northbound", "Last Ferry"]
 
 
 # --- Helpers --------------------------------------------------------------------------------
+
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """This file's own Chromium: CDP touch events reach its pages whatever earlier files did
+    (conftest.launch_browser)."""
+    yield from launch_browser()
 
 
 def nodes(driver):

@@ -12,9 +12,16 @@ import pytest
 import requests
 from selenium.webdriver.common.by import By
 
-from conftest import open_page, severe_console_entries, wait
+from conftest import launch_browser, open_page, severe_console_entries, wait
 
 KINDS = ["artist", "album", "song"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """This file's own Chromium: CDP touch events reach its pages whatever earlier files did
+    (conftest.launch_browser)."""
+    yield from launch_browser()
 
 
 @pytest.fixture(scope="module")
