@@ -313,19 +313,28 @@ export class GraphRenderer {
       ctx.fillStyle = this.colours.background;
       ctx.fill();
     }
-    // Lookup failed: a red disc with "!" at the node's upper left.
-    for (const n of failed) {
-      const x = n.sx - n.sr * 0.85 - 3, y = n.sy - n.sr * 0.85 - 3;
+    // A small disc with a glyph beside a node; a tap on it counts as a tap on the node.
+    const badge = (node, x, y, { radius, fill, stroke = null, glyph, size, colour, hit }) => {
       ctx.beginPath();
-      ctx.arc(x, y, 8, 0, Math.PI * 2);
-      ctx.fillStyle = "#c62828";
+      ctx.arc(x, y, radius, 0, Math.PI * 2);
+      ctx.fillStyle = fill;
       ctx.fill();
-      ctx.fillStyle = "#fff";
-      ctx.font = "bold 12px system-ui, sans-serif";
+      if (stroke) {
+        ctx.strokeStyle = stroke;
+        ctx.lineWidth = 1.5;
+        ctx.stroke();
+      }
+      ctx.fillStyle = colour;
+      ctx.font = `bold ${size}px system-ui, sans-serif`;
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
-      ctx.fillText("!", x, y + 0.5);
-      marks.push({ x: x - 10, y: y - 10, w: 20, h: 20, node: n });
+      ctx.fillText(glyph, x, y + 0.5);
+      marks.push({ x: x - hit / 2, y: y - hit / 2, w: hit, h: hit, node });
+    };
+    // Lookup failed: a red disc with "!" at the node's upper left.
+    for (const n of failed) {
+      badge(n, n.sx - n.sr * 0.85 - 3, n.sy - n.sr * 0.85 - 3,
+        { radius: 8, fill: "#c62828", glyph: "!", size: 12, colour: "#fff", hit: 20 });
     }
     const ring = (n, colour, width, extra) => {
       ctx.beginPath();
@@ -338,36 +347,15 @@ export class GraphRenderer {
     // Queued: an outlined "Q" badge at the lower right.
     for (const n of visible) {
       if (n.kind !== "song" || !st.queued.has(n.key) || st.playing === n.key) continue;
-      const x = n.sx + n.sr * 0.85 + 3, y = n.sy + n.sr * 0.85 + 3;
-      ctx.beginPath();
-      ctx.arc(x, y, 7, 0, Math.PI * 2);
-      ctx.fillStyle = this.colours.background;
-      ctx.fill();
-      ctx.strokeStyle = NODE_COLOURS.song;
-      ctx.lineWidth = 1.5;
-      ctx.stroke();
-      ctx.fillStyle = this.colours.text;
-      ctx.font = "bold 9px system-ui, sans-serif";
-      ctx.textAlign = "center";
-      ctx.textBaseline = "middle";
-      ctx.fillText("Q", x, y + 0.5);
-      marks.push({ x: x - 9, y: y - 9, w: 18, h: 18, node: n });
+      badge(n, n.sx + n.sr * 0.85 + 3, n.sy + n.sr * 0.85 + 3, { radius: 7, fill: this.colours.background,
+        stroke: NODE_COLOURS.song, glyph: "Q", size: 9, colour: this.colours.text, hit: 18 });
     }
     const inList = (key) => { const n = key ? graph.nodes.get(key) : null; return n && visible.includes(n) ? n : null; };
     const playing = inList(st.playing);
     if (playing && playing.shown) {
       ring(playing, "#e0245e", 3, 4);
-      const x = playing.sx - playing.sr * 0.85 - 4, y = playing.sy + playing.sr * 0.85 + 4;
-      ctx.beginPath();
-      ctx.arc(x, y, 8, 0, Math.PI * 2);
-      ctx.fillStyle = "#e0245e";
-      ctx.fill();
-      ctx.fillStyle = "#fff";
-      ctx.font = "bold 11px system-ui, sans-serif";
-      ctx.textAlign = "center";
-      ctx.textBaseline = "middle";
-      ctx.fillText("♪", x, y + 0.5);
-      marks.push({ x: x - 10, y: y - 10, w: 20, h: 20, node: playing });
+      badge(playing, playing.sx - playing.sr * 0.85 - 4, playing.sy + playing.sr * 0.85 + 4,
+        { radius: 8, fill: "#e0245e", glyph: "♪", size: 11, colour: "#fff", hit: 20 });
     }
     const selected = inList(st.selected);
     if (selected && selected.shown) ring(selected, this.colours.text, 2, 3);
