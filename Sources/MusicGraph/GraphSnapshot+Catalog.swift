@@ -15,4 +15,11 @@ extension GraphSnapshot {
                                                duration: $0.duration, bpm: $0.bpm) },
                   covers: covers, identical: identical, members: members)
     }
+
+    /// The snapshot of a catalog as it is now: its rows and its merged band ↔ member links. The one
+    /// way the server's graph, the whole-library map and the command line read the catalog.
+    public init(catalog: Catalog) throws {
+        let members = try catalog.memberLinks().map { MemberLink(band: $0.band, member: $0.member, sources: $0.sources) }
+        self.init(try catalog.graphRows(), members: members)
+    }
 }

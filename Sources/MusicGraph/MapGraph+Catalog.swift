@@ -11,8 +11,7 @@ extension MapGraph {
     /// `cover`, `identical`, `member_of`, each pair once. Nodes come in the core's order (kind,
     /// then id), so an unchanged catalog gives the same graph.
     public init(catalog: Catalog) throws {
-        let members = try catalog.memberLinks().map { MemberLink(band: $0.band, member: $0.member, sources: $0.sources) }
-        self.init(MusicGraph(GraphSnapshot(try catalog.graphRows(), members: members)))
+        self.init(MusicGraph(try GraphSnapshot(catalog: catalog)))
     }
 
     /// The map graph of a music graph: its nodes in order, its links but tempo (the map's layout

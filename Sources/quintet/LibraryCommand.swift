@@ -27,7 +27,7 @@ struct LibraryCommand: ParsableCommand {
     static func graph(_ options: DataOptions) throws -> (MusicGraph, Catalog) {
         let database = try options.openDatabase()
         let catalog = Catalog(database: database)
-        return (MusicGraph(GraphSnapshot(try catalog.graphRows())), catalog)
+        return (MusicGraph(try GraphSnapshot(catalog: catalog)), catalog)
     }
 
     static func printJSON(_ value: some Encodable) throws {

@@ -19,17 +19,13 @@ public final class GraphService: Sendable {
     }
 
     private let catalog: Catalog
-    /// The band ↔ member links to build with (from the catalog's member tables).
-    private let members: @Sendable () throws -> [MemberLink]
     private let recheck: Duration
     private let built = Lock<Built?>(nil)
     private let building = Lock<Void>(())
 
-    public init(catalog: Catalog, recheck: Duration = .seconds(2),
-                members: @escaping @Sendable () throws -> [MemberLink] = { [] }) {
+    public init(catalog: Catalog, recheck: Duration = .seconds(2)) {
         self.catalog = catalog
         self.recheck = recheck
-        self.members = members
     }
 
     /// The graph of the catalog as it was at most ``recheck`` ago.
@@ -44,7 +40,7 @@ public final class GraphService: Sendable {
                 state!.checked = now
                 return old.graph
             }) { return same }
-            let graph = MusicGraph(GraphSnapshot(try catalog.graphRows(), members: try members()))
+            let graph = MusicGraph(try GraphSnapshot(catalog: catalog))
             built.withLock { $0 = Built(graph: graph, fingerprint: fingerprint, checked: now) }
             return graph
         }

@@ -79,9 +79,7 @@ public final class LibraryService: Service, Sendable {
         bpm = BPMQueue(catalog: catalog)
         members = MemberLookups(catalog: catalog, source: musicBrainz, userAgent: MusicBrainzClient.userAgent,
                                 fetch: MusicBrainzClient.fetch)
-        graph = GraphService(catalog: catalog, members: { [catalog] in
-            try catalog.memberLinks().map { MemberLink(band: $0.band, member: $0.member, sources: $0.sources) }
-        })
+        graph = GraphService(catalog: catalog)
         isDemo = libraryDirectory == nil
         root = (libraryDirectory ?? database.directory.appendingPathComponent("demo-library")).standardizedFileURL
         self.logger = logger
