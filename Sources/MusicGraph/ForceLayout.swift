@@ -23,6 +23,9 @@ import Foundation
 ///   their placed neighbours and only the finest level runs, with a short step and fewer
 ///   iterations.
 ///
+/// - Leaves: last, nodes with a single link are set on rings around the node they hang from
+///   (ForceLayoutLeaves.swift), so an album is a compact flower of its songs.
+///
 /// Deterministic: the same input and seed give the same positions on one machine (the force
 /// sums run in a fixed order per node, split over threads by node ranges only).
 ///
@@ -49,6 +52,8 @@ public struct ForceLayout: Sendable {
         public var finestIterations = 60
         /// Iterations of an incremental run (previous positions given).
         public var incrementalIterations = 40
+        /// Set one-link nodes on rings around the node they hang from (ForceLayoutLeaves.swift).
+        public var ringLeaves = true
         /// Threads for the force sums (1 = the calling thread only).
         public var threads = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         public var seed: UInt64 = 0x5157_494E_5445_5421
@@ -98,7 +103,7 @@ public struct ForceLayout: Sendable {
                 level.seedPositions(from: initial, rng: &rng, spread: options.edgeLength)
                 try relax(&level, iterations: options.incrementalIterations, firstStep: options.edgeLength * 0.1,
                           isCancelled: isCancelled)
-                return level.points
+                return finish(level.points, finest)
             }
         }
         // Coarsen.
@@ -137,7 +142,14 @@ public struct ForceLayout: Sendable {
             levels.removeLast()
             index -= 1
         }
-        return levels[0].points
+        return finish(levels[0].points, finest)
+    }
+
+    private func finish(_ points: [SIMD2<Float>], _ finest: ForceLayoutLevel) -> [SIMD2<Float>] {
+        guard options.ringLeaves else { return points }
+        var points = points
+        Self.ringLeaves(&points, level: finest, edgeLength: options.edgeLength)
+        return points
     }
 
     /// Hu's iteration with adaptive step length on one level.

@@ -96,6 +96,56 @@ struct ForceLayoutTests {
         }
     }
 
+    @Test func songsHangingFromOneAlbumRingTheirAlbum() throws {
+        // An artist (0) with three albums (1, 2, 3) of 12, 5 and 1 songs; a song of album 1 is
+        // also linked to album 2 (a compilation), so it is no leaf; 21 and 22 are a pair alone.
+        var edges: [(Int32, Int32)] = [(1, 0), (2, 0), (3, 0)]
+        var next: Int32 = 4
+        var songsOf: [Int32: [Int32]] = [:]
+        for (album, songs) in [(Int32(1), 12), (2, 5), (3, 1)] {
+            for _ in 0..<songs { edges.append((next, album)); songsOf[album, default: []].append(next); next += 1 }
+        }
+        edges.append((4, 2))
+        edges.append((next, next + 1))
+        let n = Int(next) + 2
+        let points = try ForceLayout(nodeCount: n, edges: edges).run()
+        func distance(_ a: Int32, _ b: Int32) -> Float { let d = points[Int(a)] - points[Int(b)]; return (d * d).sum().squareRoot() }
+        let hubs: [Int32] = [0, 1, 2, 3, 4, next, next + 1]
+        for (album, songs) in songsOf {
+            let leaves = songs.filter { $0 != 4 }
+            let nearestHub = hubs.filter { $0 != album }.map { distance(album, $0) }.min()!
+            let radii = leaves.map { distance($0, album) }
+            // The flower keeps within 0.45 of the way to the nearest other hub.
+            #expect(radii.max()! <= nearestHub * ForceLayout.flowerShare * 1.001, "album \(album)")
+            // Rings: 5 leaves on the first, the rest on the second at twice the radius.
+            let rho = radii.min()!
+            #expect(radii.filter { abs($0 - rho) < rho * 0.01 }.count == min(5, leaves.count), "album \(album)")
+            #expect(radii.allSatisfy { abs($0 - rho) < rho * 0.01 || abs($0 - 2 * rho) < rho * 0.01 }, "album \(album)")
+            // Each first-ring leaf is nearer its album than any other node.
+            for leaf in leaves where abs(distance(leaf, album) - rho) < rho * 0.01 {
+                let others = (0..<Int32(n)).filter { $0 != leaf && $0 != album }.map { distance(leaf, $0) }
+                #expect(distance(leaf, album) < others.min()!, "song \(leaf) of album \(album)")
+            }
+        }
+        // The song on two albums and the pair alone are not moved onto rings.
+        var options = ForceLayout.Options()
+        options.ringLeaves = false
+        let unringed = try ForceLayout(nodeCount: n, edges: edges, options: options).run()
+        for i in [4, Int(next), Int(next) + 1] { #expect(points[i] == unringed[i], "node \(i)") }
+        #expect(points[5] != unringed[5])
+    }
+
+    @Test func ringsRaiseTheQualityFigureOnACatalog() throws {
+        let graph = MapGraph.synthetic(songs: 2_000, seed: 3)
+        var options = ForceLayout.Options()
+        let ringed = try ForceLayout(nodeCount: graph.nodeCount, edges: graph.edges, options: options).run()
+        options.ringLeaves = false
+        let loose = try ForceLayout(nodeCount: graph.nodeCount, edges: graph.edges, options: options).run()
+        let q1 = Self.preservation(ringed, graph.nodeCount, graph.edges)
+        let q0 = Self.preservation(loose, graph.nodeCount, graph.edges)
+        #expect(q1 > q0 * 3, "ringed \(q1), loose \(q0)")
+    }
+
     @Test func edgesOutsideTheGraphAreRefused() {
         #expect(throws: ForceLayout.Failure.edgeOutOfRange(index: 1, node: 5)) {
             try ForceLayout(nodeCount: 3, edges: [(0, 1), (1, 5)]).run()
