@@ -152,12 +152,10 @@ public func free(_ p: UnsafeMutableRawPointer?) {
 
 // MARK: memory functions
 
-// Written as plain loops over bytes and words; the module is built with bulk memory, so LLVM
-// turns its own copies and fills into memory.copy / memory.fill and calls these only where
-// Swift code asks for them by name (the standard library's memcmp). The loops are not
-// recognised as memset/memcpy idioms (which would call themselves): each stores through a
-// pointer LLVM cannot see through at -Osize... and to be sure, memset/memcpy/memmove use the
-// bulk-memory builtins, which lower to single instructions.
+// The module is built for LLVM's default wasm CPU, which has bulk memory: LLVM's own copies and
+// fills become memory.copy / memory.fill instructions, and so do these three (through the
+// intrinsics the Builtin module names), so they cannot turn into calls to themselves. memcmp
+// (the standard library's String comparison asks for it) is a plain byte loop.
 
 @_cdecl("memset")
 public func memset(_ dst: UnsafeMutableRawPointer, _ value: Int32, _ count: Int) -> UnsafeMutableRawPointer {
