@@ -1,7 +1,8 @@
 """The playground's WebAssembly module (`make wasm`, Web/playground/playground.wasm) as the server
 serves it and Chromium runs it: served as application/wasm, instantiated with no imports, every
 export of the host protocol present, and Physics2D bit-identical to the native build: pyramid20
-stepped 300 times by the module's bench exports hashes the same as `quintet playground bench`."""
+stepped 300 times by the module's bench exports hashes the same as `quintet playground bench`;
+and the module's allocator reuses freed memory."""
 
 from __future__ import annotations
 
@@ -36,7 +37,13 @@ const [marks, done] = [arguments[0], arguments[arguments.length - 1]];
     stepped = mark;
     hashes[mark] = BigInt.asUintN(64, e.pg_bench_hash()).toString(16).padStart(16, '0');
   }
-  return { exports, imports, unknown, bodies, hashes };
+  // The allocator gives freed memory back to later allocations: building and stepping the
+  // 821-body pyramid40 ten more times (each replacing the last) must not grow the memory ten times.
+  e.pg_bench_start(1); e.pg_bench_step(5);
+  const memoryAfterOne = e.memory.buffer.byteLength;
+  for (let i = 0; i < 10; i++) { e.pg_bench_start(1); e.pg_bench_step(5); }
+  const memoryAfterEleven = e.memory.buffer.byteLength;
+  return { exports, imports, unknown, bodies, hashes, memoryAfterOne, memoryAfterEleven };
 })().then(done, error => done({ error: String(error) }));
 """
 
@@ -71,3 +78,5 @@ def test_the_module_is_served_as_wasm_and_steps_pyramid20_bit_identically(server
     for mark in marks:
         assert result["hashes"][str(mark)] == native_hash(mark), f"native and wasm differ after {mark} steps"
     assert result["hashes"]["1"] != result["hashes"]["300"]
+    # One pyramid40 world takes megabytes; ten more without reuse would take ten times that.
+    assert result["memoryAfterEleven"] <= 1.5 * result["memoryAfterOne"], (result["memoryAfterOne"], result["memoryAfterEleven"])
