@@ -70,7 +70,7 @@ bootstrap:
 # next to mutagen and tinytag, and a 60-minute accelerometer log through `quintet cadence`.
 # Every bench-* writes its raw results to Benchmarks/results/<bench>-<UTC time>.json
 # (scripts/bench_result.py); docs/benchmarks.md describes them.
-bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-graph
+bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-graph bench-playground
 
 bench-fft:
 	bash scripts/bench-fft.sh
