@@ -8,7 +8,7 @@
 import Physics2D
 
 /// An easing curve: `value(at:)` maps a time ratio 0…1 to a progress (0 at 0, 1 at 1).
-public enum Transition: Equatable, Sendable {
+public enum Transition: Hashable, Sendable {
     /// p(t) = t.
     case linear
     /// Cubic: p(t) = t³.
