@@ -56,6 +56,13 @@ public struct DrawList {
     /// A copy of the bytes (tests, tools).
     public var bytes: [UInt8] { storage.withUnsafeBytes { Array($0) } }
 
+    /// Replaces `out`'s contents with the bytes, reusing its memory (no allocation once it is
+    /// large enough).
+    public func copyBytes(into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        storage.withUnsafeBytes { out.append(contentsOf: $0) }
+    }
+
     @inline(__always) mutating func word(_ w: UInt32) { storage.append(w.littleEndian) }
     @inline(__always) mutating func float(_ f: Double) { storage.append(Float(f).bitPattern.littleEndian) }
 
