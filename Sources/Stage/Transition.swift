@@ -44,13 +44,7 @@ public enum Transition: Hashable, Sendable {
 
     /// The 17 named transitions, in Sparrow's order (linear, then plain, Back, Elastic,
     /// Bounce, each as in, out, inOut, outIn). `random` picks from this list.
-    public static var all: [Transition] {
-        [.linear,
-         .easeIn, .easeOut, .easeInOut, .easeOutIn,
-         .easeInBack, .easeOutBack, .easeInOutBack, .easeOutInBack,
-         .easeInElastic, .easeOutElastic, .easeInOutElastic, .easeOutInElastic,
-         .easeInBounce, .easeOutBounce, .easeInOutBounce, .easeOutInBounce]
-    }
+    public static var all: [Transition] { (0..<17).map(named) }
 
     /// Sparrow's name of the transition ("linear", "easeInOutBack"…); "random" for `random`.
     public var name: String {
@@ -88,8 +82,30 @@ public enum Transition: Hashable, Sendable {
     /// The named transition this one stands for: itself, or for `random(seed:)` the chosen one.
     public var resolved: Transition {
         guard case .random(let seed) = self else { return self }
-        let index = Int(Transition.splitMix64(seed) % 17)
-        return Transition.all[index]
+        return Transition.named(Int(Transition.splitMix64(seed) % 17))
+    }
+
+    /// `Transition.all[index]` without building the array (a random tween resolves every frame).
+    private static func named(_ index: Int) -> Transition {
+        switch index {
+        case 0: .linear
+        case 1: .easeIn
+        case 2: .easeOut
+        case 3: .easeInOut
+        case 4: .easeOutIn
+        case 5: .easeInBack
+        case 6: .easeOutBack
+        case 7: .easeInOutBack
+        case 8: .easeOutInBack
+        case 9: .easeInElastic
+        case 10: .easeOutElastic
+        case 11: .easeInOutElastic
+        case 12: .easeOutInElastic
+        case 13: .easeInBounce
+        case 14: .easeOutBounce
+        case 15: .easeInOutBounce
+        default: .easeOutInBounce
+        }
     }
 
     /// The progress at time ratio `t`: exactly 0 at 0 and exactly 1 at 1 (so a tween ends on
