@@ -7,18 +7,23 @@ import Physics2D
 public enum PathDirection: Equatable, Sendable {
     /// Position only; rotation and scale are left alone.
     case none
-    /// The target's rotation follows the path: rotation = atan2(tangent.y, tangent.x), so a
-    /// sprite drawn facing right (+x) faces the way it travels.
+    /// The target's rotation follows its way: rotation = atan2(v.y, v.x), v the direction of
+    /// travel (the path's tangent, or its opposite on a reversed cycle), so a sprite drawn facing
+    /// right (+x) faces the way it travels.
     case facesTravel
     /// For a sprite drawn facing right that travels right to left: it is mirrored (scaleX made
-    /// negative) and turned by atan2(−tangent.y, −tangent.x), so it faces the way it travels and
-    /// stays upright instead of driving upside down.
+    /// negative) and turned by atan2(−v.y, −v.x), so it faces the way it travels and stays
+    /// upright instead of driving upside down.
     case mirrored
+    /// `.facesTravel` (scaleX positive) while the travel heads right or straight up/down
+    /// (v.x ≥ 0), `.mirrored` while it heads left: a sprite drawn facing right stays upright
+    /// whichever way it goes, and turns round when a ping-pong tween turns back.
+    case automatic
 }
 
 /// A tween that moves `target` along `path`: its x and y follow the path at a distance
 /// proportional to the tween's progress (constant speed with the default linear transition),
-/// and its rotation (and scaleX for `.mirrored`) follows `direction`. Everything else is a
+/// and its rotation (and the sign of scaleX for `.mirrored` and `.automatic`) follows `direction`. Everything else is a
 /// `Tween`'s: delay, repeat, reverse, callbacks, other animated properties.
 public final class PathTween<Target: AnyObject>: Tween<Target> {
     /// The path followed.
@@ -34,7 +39,7 @@ public final class PathTween<Target: AnyObject>: Tween<Target> {
     let scaleX: TweenProperty<Target>?
 
     /// A path tween lasting `time` seconds. `rotation` and `scaleX` are needed by
-    /// `.facesTravel` and `.mirrored` (without them those directions only move the target).
+    /// `.facesTravel`, `.mirrored` and `.automatic` (without them those directions only move the target).
     public init(target: Target, path: BezierPath, time: Double, transition: Transition = .linear,
                 x: TweenProperty<Target>, y: TweenProperty<Target>,
                 rotation: TweenProperty<Target>? = nil, scaleX: TweenProperty<Target>? = nil) {
@@ -75,19 +80,18 @@ public final class PathTween<Target: AnyObject>: Tween<Target> {
         let point = segment.point(at: t)
         x.set(target, point.x)
         y.set(target, point.y)
-        switch direction {
-        case .none:
-            break
-        case .facesTravel:
-            let tangent = segment.tangent(at: t)
-            rotation?.set(target, PortableMath.atan2(tangent.y, tangent.x) + rotationOffset)
-        case .mirrored:
-            let tangent = segment.tangent(at: t)
-            rotation?.set(target, PortableMath.atan2(-tangent.y, -tangent.x) + rotationOffset)
-            if let scaleX {
-                let scale = scaleX.get(target)
-                if scale > 0 { scaleX.set(target, -scale) }
-            }
+        if direction == .none { return }
+        let tangent = segment.tangent(at: t)
+        let travel = isReversedCycle ? Vec2(-tangent.x, -tangent.y) : tangent
+        let mirror = direction == .mirrored || (direction == .automatic && travel.x < 0)
+        if mirror {
+            rotation?.set(target, PortableMath.atan2(-travel.y, -travel.x) + rotationOffset)
+        } else {
+            rotation?.set(target, PortableMath.atan2(travel.y, travel.x) + rotationOffset)
+        }
+        if let scaleX {
+            let scale = scaleX.get(target)
+            if mirror ? scale > 0 : (scale < 0 && direction == .automatic) { scaleX.set(target, -scale) }
         }
     }
 }

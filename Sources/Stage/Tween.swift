@@ -64,6 +64,7 @@ public class Tween<Target: AnyObject>: Animatable {
     private var started = false
     private var finished = false
     private var lastProgress: Double = 0
+    private var reversedCycle = false
 
     /// A tween of `target` lasting `time` seconds per cycle.
     public init(target: Target, time: Double, transition: Transition = .linear) {
@@ -109,6 +110,9 @@ public class Tween<Target: AnyObject>: Animatable {
     /// The current cycle, counting from 0; -1 before the start.
     public var currentCycle: Int { cycle }
 
+    /// True while the current cycle plays backwards (every second cycle with `reverse`).
+    public var isReversedCycle: Bool { reversedCycle }
+
     /// True once the delay is over.
     public var isStarted: Bool { started }
 
@@ -135,9 +139,9 @@ public class Tween<Target: AnyObject>: Animatable {
                     animated[index].start = animated[index].property.get(target)
                 }
             }
-            let reversed = reverse && cycle % 2 == 1
+            reversedCycle = reverse && cycle % 2 == 1
             let r = time / totalTime
-            lastProgress = transition.value(at: reversed ? 1 - r : r)
+            lastProgress = transition.value(at: reversedCycle ? 1 - r : r)
             apply(progress: lastProgress)
             onUpdate?()
 

@@ -217,6 +217,40 @@ func makeTopRoad() throws -> BezierPath {
         #expect(abs(car.rotation - Double.pi / 4) < 1e-12 && car.scaleX == -1)
     }
 
+    @Test func aPingPongTweenFacesBackOnTheWayBack() {
+        let road = BezierPath.line(from: Vec2(100, 400), to: Vec2(900, 400))
+        let facing = DisplayObject(), automatic = DisplayObject()
+        var tweens: [PathTween<DisplayObject>] = []
+        for (car, direction) in [(facing, PathDirection.facesTravel), (automatic, .automatic)] {
+            let tween = PathTween(target: car, path: road, time: 1, direction: direction)
+            tween.repeatCount = 2
+            tween.reverse = true
+            tweens.append(tween)
+        }
+        for tween in tweens { tween.advance(time: 0.5) }
+        #expect(facing.x == 500 && facing.rotation == 0 && facing.scaleX == 1)
+        #expect(automatic.rotation == 0 && automatic.scaleX == 1)
+        for tween in tweens { tween.advance(time: 1) }   // half-way back
+        #expect(facing.x == 500 && abs(facing.rotation - Double.pi) < 1e-12 && facing.scaleX == 1)
+        #expect(automatic.x == 500 && automatic.rotation == 0 && automatic.scaleX == -1)
+        for tween in tweens { #expect(tween.isReversedCycle) }
+    }
+
+    @Test func automaticTurnsRoundOnlyWhenHeadingLeft() throws {
+        // Down the vertical road: heading straight down is not "left", so no mirror.
+        let down = DisplayObject()
+        PathTween(target: down, path: .line(from: Vec2(500, 0), to: Vec2(500, 768)), time: 1,
+                  direction: .automatic).advance(time: 0.5)
+        #expect(abs(down.rotation - Double.pi / 2) < 1e-12 && down.scaleX == 1)
+        // The top road run right to left: mirrored all the way, upright within its slopes.
+        let car = DisplayObject()
+        let tween = PathTween(target: car, path: try makeTopRoad().reversed, time: 10, direction: .automatic)
+        for _ in 0..<99 {
+            tween.advance(time: 0.1)
+            #expect(car.scaleX == -1 && abs(car.rotation) < Double.pi / 2)
+        }
+    }
+
     @Test func noDirectionLeavesRotationAlone() {
         let car = DisplayObject()
         car.rotation = 0.3
