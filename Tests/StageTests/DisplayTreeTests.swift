@@ -1,4 +1,5 @@
 import Testing
+import Physics2D
 @testable import Stage
 
 /// Transforms, bounds, hit tests and child order of the display tree.
@@ -13,7 +14,7 @@ import Testing
     @Test func pivotScaleRotationTransform() {
         let o = Quad(width: 10, height: 10)
         o.x = 100; o.y = 50; o.pivotX = 10; o.pivotY = 20; o.scaleX = 2; o.scaleY = 3
-        o.rotation = PortableMathShim.halfPi
+        o.rotation = (PortableMath.pi / 2)
         let m = o.transformationMatrix
         // The pivot sits at (x, y).
         #expect(close(m.transform(x: 10, y: 20), 100, 50))
@@ -28,7 +29,7 @@ import Testing
 
     @Test func rotationIsKeptInMinusPiToPi() {
         let o = Sprite()
-        let pi = PortableMathShim.pi
+        let pi = PortableMath.pi
         o.rotation = 3 * pi / 2
         #expect(abs(o.rotation - (-pi / 2)) < eps)
         o.rotation = -pi
@@ -41,7 +42,7 @@ import Testing
 
     @Test func nestedTransformsAndSpaces() {
         let stage = Stage(width: 400, height: 300)
-        let parent = Sprite(); parent.x = 100; parent.y = 100; parent.rotation = PortableMathShim.halfPi
+        let parent = Sprite(); parent.x = 100; parent.y = 100; parent.rotation = (PortableMath.pi / 2)
         let child = Sprite(); child.x = 10; child.scaleX = 2; child.scaleY = 2
         let sibling = Sprite(); sibling.x = 50
         stage.addChild(parent); parent.addChild(child); parent.addChild(sibling)
@@ -60,7 +61,7 @@ import Testing
 
     @Test func boundsOfRotatedScaledAndNestedObjects() {
         let q = Quad(width: 10, height: 20)
-        q.rotation = PortableMathShim.halfPi
+        q.rotation = (PortableMath.pi / 2)
         let s = Sprite(); s.addChild(q)
         // Corners (0,0) (10,0) (0,20) (10,20) turn to (0,0) (0,10) (−20,0) (−20,10).
         #expect(close(q.bounds(in: s), -20, 0, 20, 10))
@@ -121,7 +122,7 @@ import Testing
         #expect(stage.hitTest(Point(30, 30)) === stage)
         layer.visible = true
         // Hit tests run in each object's space: a rotated quad.
-        let r = Quad(width: 20, height: 10); r.x = 150; r.y = 20; r.rotation = PortableMathShim.halfPi
+        let r = Quad(width: 20, height: 10); r.x = 150; r.y = 20; r.rotation = (PortableMath.pi / 2)
         stage.addChild(r)
         #expect(stage.hitTest(Point(145, 25)) === r)   // local (5, 5)
         #expect(stage.hitTest(Point(155, 25)) === stage)
@@ -184,10 +185,4 @@ import Testing
         group.addChild(extra)
         #expect(!log.contains("extra:addedToStage"))
     }
-}
-
-/// π for the tests, from PortableMath's constant.
-enum PortableMathShim {
-    static let pi = 3.141592653589793
-    static let halfPi = pi / 2
 }

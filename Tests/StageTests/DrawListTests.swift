@@ -1,4 +1,5 @@
 import Testing
+import Physics2D
 @testable import Stage
 
 /// Reads a draw list back from its bytes, independently of the writer.
@@ -36,7 +37,7 @@ struct DrawListReader {
         let hidden = Quad(width: 1, height: 1); hidden.visible = false; layer.addChild(hidden)
         let clear = Quad(width: 1, height: 1); clear.alpha = 0; layer.addChild(clear)
         let image = Image(texture: TextureRegion(atlas: 3, region: 17, width: 64, height: 32))
-        image.tint = 0xFFEE_DDCC; image.rotation = PortableMathShim.halfPi; image.y = 100
+        image.tint = 0xFFEE_DDCC; image.rotation = (PortableMath.pi / 2); image.y = 100
         stage.addChild(image)
         let text = TextField(width: 200, height: 50, text: "Héllo", fontSize: 24, color: 0x0102_03FF, alignment: .right)
         text.x = 300; text.y = 400
