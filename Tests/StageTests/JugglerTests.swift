@@ -1,5 +1,6 @@
 import Testing
 import Stage
+import Physics2D
 
 /// Counts its advances; optionally runs an action on each.
 final class Counter: Animatable {
@@ -200,5 +201,46 @@ final class Counter: Animatable {
         juggler.isPaused = false
         juggler.advance(time: 1)
         #expect(fired)
+    }
+}
+
+/// A display object with its own juggler, as CarWorld's cars.
+final class JugglingCar: DisplayObject {
+    let juggler = Juggler()
+}
+
+/// Tweens hold their targets strongly (the modules have no `weak`), so a car that owns the
+/// juggler running its own tween is in a cycle car → juggler → tween → car until the tween
+/// leaves the juggler: on completion, or by `removeAll()` when the game throws the car away.
+@Suite struct JugglerMemoryTests {
+    @Test func aCarIsFreedOnceItsPathTweenHasEnded() {
+        weak var weakCar: JugglingCar?
+        let stageJuggler = Juggler()
+        do {
+            let car = JugglingCar()
+            weakCar = car
+            car.juggler.add(PathTween(target: car, path: .line(from: Vec2(0, 0), to: Vec2(100, 0)), speed: 100))
+            stageJuggler.add(car.juggler)
+        }
+        for _ in 0..<30 { stageJuggler.advance(time: 1.0 / 60) }
+        #expect(weakCar != nil)                   // still driving: the tween holds it
+        for _ in 0..<40 { stageJuggler.advance(time: 1.0 / 60) }
+        #expect(weakCar == nil)                   // arrived: the tween left the juggler
+    }
+
+    @Test func aCarThrownAwayMidWayIsFreedByEmptyingItsJuggler() {
+        weak var weakCar: JugglingCar?
+        weak var weakTween: PathTween<JugglingCar>?
+        do {
+            let car = JugglingCar()
+            weakCar = car
+            let tween = PathTween(target: car, path: .line(from: Vec2(0, 0), to: Vec2(100, 0)), speed: 10)
+            tween.onComplete = { car.visible = false }      // a closure holding the car too
+            weakTween = tween
+            car.juggler.add(tween)
+            car.juggler.advance(time: 1)
+            car.juggler.removeAll()
+        }
+        #expect(weakCar == nil && weakTween == nil)
     }
 }
