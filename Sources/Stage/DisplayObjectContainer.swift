@@ -142,7 +142,7 @@ open class DisplayObjectContainer: DisplayObject {
 
     /// Dispatches a new non-bubbling event of `type` to `object` and all its descendants
     /// (parents before children, children in order; the list is taken before dispatching).
-    func broadcastEvent(type: String, to object: DisplayObject) {
+    final func broadcastEvent(type: String, to object: DisplayObject) {
         var targets: [DisplayObject] = []
         collect(object, into: &targets)
         let event = Event(type: type, bubbles: false)
