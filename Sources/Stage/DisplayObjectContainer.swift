@@ -126,9 +126,11 @@ open class DisplayObjectContainer: DisplayObject {
         var i = children.count - 1
         while i >= 0 {
             let c = children[i]
-            let p = c.transformationMatrix.inverted.transform(localPoint)
-            if let hit = c.hitTest(p) { return hit }
             i -= 1
+            let m = c.transformationMatrix
+            // A child scaled to nothing has no area (and no inverse): it cannot be hit.
+            if m.determinant == 0 { continue }
+            if let hit = c.hitTest(m.inverted.transform(localPoint)) { return hit }
         }
         return nil
     }
