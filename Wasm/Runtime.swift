@@ -3,9 +3,10 @@
 // memory functions (memset, memcpy, memmove, memcmp) and arc4random_buf, which the standard
 // library calls for its hashing seed. Nothing else is asked for by wasm-ld (no malloc, calloc
 // or realloc: Embedded Swift allocates through posix_memalign only). swiftc warns that `free`
-// is a name reserved for the runtime: defining it is the point here, the runtime calls it. Compiled by scripts/build-wasm only (not a SwiftPM target), with
-// `-enable-experimental-feature BuiltinModule` for the two WebAssembly instructions
-// memory.size and memory.grow.
+// is a name reserved for the runtime: defining it is the point here, the runtime calls it.
+// Compiled by scripts/build-wasm only (not a SwiftPM target), with
+// `-enable-experimental-feature BuiltinModule` for the WebAssembly instructions memory.size,
+// memory.grow, memory.copy and memory.fill.
 import Builtin
 
 // MARK: memory.size / memory.grow
@@ -37,8 +38,9 @@ private let pageSize = 65_536
 
 private let headerSize = 16
 private let minClass = 5          // 32-byte blocks (header included)
-private let classCount = 32       // up to 2^31 bytes: more than wasm32 can hold
 
+// One free list head per class 0...31 (classes below minClass stay empty); 2^31 bytes is
+// more than wasm32 can hold.
 private nonisolated(unsafe) var freeLists = (
     UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0),
     UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0), UInt(0),
@@ -72,7 +74,7 @@ private func carve(_ c: Int) -> UInt? {
     }
     if size > bumpEnd - bumpNext {
         let needed = Int(size - (bumpEnd - bumpNext))
-        let pages = max((needed + pageSize - 1) / pageSize, 16)   // at least 1 MiB at a time
+        let pages = max((needed - 1) / pageSize + 1, 16)   // at least 1 MiB at a time
         guard growMemory(pages: pages) >= 0 else { return nil }
         bumpEnd += UInt(pages * pageSize)
     }
@@ -120,7 +122,8 @@ public func posix_memalign(_ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     }
     // Larger alignments (never asked for by the Swift runtime here): a block whose class is
     // big enough that an aligned address lies inside it, with a forwarding header before it.
-    guard let raw = allocate(size + alignment) else { return enomem }
+    let (padded, overflow) = size.addingReportingOverflow(alignment)
+    guard !overflow, let raw = allocate(padded) else { return enomem }
     let aligned = (UInt(bitPattern: raw) + UInt(alignment) - 1) & ~(UInt(alignment) - 1)
     if aligned == UInt(bitPattern: raw) {
         out.pointee = raw
