@@ -73,7 +73,8 @@ public final class CarWorld: PlaygroundGame {
     public init(seed: UInt32, rules: CarWorldRules = CarWorldRules()) {
         self.rules = rules
         random = SeededRandom(seed: seed)
-        stage = Stage(width: CarWorldMap.width, height: CarWorldMap.height, color: Color.rgb(0xBFE3A6))
+        // No background quad: the background image covers the stage.
+        stage = Stage(width: CarWorldMap.width, height: CarWorldMap.height, color: Color.rgb(0xBFE3A6, alpha: 0))
         physics = PhysicsWorld(gravity: Vec2(0, 0))
         physics.world.allowSleep = false
         var roads: [BezierPath] = []

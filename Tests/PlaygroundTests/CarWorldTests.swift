@@ -216,23 +216,41 @@ import Stage
     }
 
     @Test func carsAreFreedAndTheirNumberStaysBounded() {
-        // Ten minutes of the real game at 20 frames a second, nobody tapping.
+        // Ten minutes of the real game at 20 frames a second; every 20 s a tap stops the first
+        // car on the map and 5 s later another starts it again.
         let game = CarWorld(seed: 11)
         var frame: UInt32 = 0
-        var spawned = 0, freed = 0, mostCars = 0, mostObjects = 0
-        for _ in 0..<(10 * 60) {
-            let events = run(game, seconds: 1, ms: 50, frame: &frame)
+        var spawned = 0, freed = 0, mostCars = 0, mostObjects = 0, stops = 0, crashes = 0
+        var stoppedCar: Car?
+        for second in 0..<(10 * 60) {
+            var events = run(game, seconds: 1, ms: 50, frame: &frame)
+            if second % 20 == 0, let car = game.cars.first {
+                events += tap(game, x: car.x, y: car.y)
+                stoppedCar = car
+            } else if second % 20 == 5, let car = stoppedCar {
+                if game.cars.contains(where: { $0 === car }) { events += tap(game, x: car.x, y: car.y) }
+                #expect(!car.isStopped)
+                stoppedCar = nil
+            }
             spawned += kinds(events, CarWorldEvent.carSpawned).count
             freed += kinds(events, CarWorldEvent.carFreed).count
+            stops += kinds(events, CarWorldEvent.carStopped).count
             mostCars = max(mostCars, game.cars.count)
             mostObjects = max(mostObjects, game.liveObjects)
+            // Cars touch only at crossings, even with queues behind stopped cars.
+            for crash in kinds(events, CarWorldEvent.reset) where crash.subject == CarWorldEvent.resetByCrash {
+                crashes += 1
+                let at = MapPoint(Double(crash.x), Double(crash.y))
+                #expect(CarWorldMap.crossings.contains { MapGeometry.distance($0.box, at) < CarWorldMap.crossingZoneRadius },
+                        "a crash at \(at), away from every crossing")
+            }
         }
-        #expect(spawned > 150 && freed > 140)
+        #expect(spawned > 150 && freed > 140 && stops >= 25 && crashes > 0)
         #expect(spawned - freed == game.cars.count)
         // At most one car per minimumGap of road, plus one (the roads are 1123, 1583 and 848 long).
         #expect(mostCars <= 12 + 16 + 9)
-        // Cars, their bodies, the lights' boxes and timers, the effects: bounded too.
-        #expect(mostObjects <= 2 * 37 + 4 + 4 + 40)
+        // Cars, their bodies, the lights' boxes, the effects and their tweens: bounded too.
+        #expect(mostObjects <= 2 * 37 + 4 + 40)
         #expect(game.physics.world.bodies.count == game.cars.count + 4)
     }
 
