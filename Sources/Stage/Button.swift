@@ -46,7 +46,7 @@ open class Button: DisplayObjectContainer {
         set { if let newValue { textField?.text = newValue } }
     }
 
-    func handle(_ event: TouchEvent) {
+    final func handle(_ event: TouchEvent) {
         guard isEnabled, let touch = event.touch(with: self) else { return }
         switch touch.phase {
         case .began:
@@ -66,7 +66,7 @@ open class Button: DisplayObjectContainer {
         }
     }
 
-    func isNear(_ touch: Touch) -> Bool {
+    final func isNear(_ touch: Touch) -> Bool {
         // The unpressed area (pressing shrinks the contents).
         let b = transformationMatrix(to: nil).bounds(of: Rectangle(x: 0, y: 0, width: upState.width, height: upState.height))
         let m = maxDragDistance
@@ -74,7 +74,7 @@ open class Button: DisplayObjectContainer {
             .contains(Point(touch.globalX, touch.globalY))
     }
 
-    func press() {
+    final func press() {
         isDown = true
         if let downState {
             image.setTexture(downState)
@@ -86,7 +86,7 @@ open class Button: DisplayObjectContainer {
         }
     }
 
-    func release() {
+    final func release() {
         isDown = false
         image.setTexture(upState)
         contents.scaleX = 1; contents.scaleY = 1

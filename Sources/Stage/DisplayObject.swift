@@ -79,7 +79,7 @@ open class DisplayObject: EventDispatcher {
 
     /// The product of the transforms from this object up to, not including, `ancestor`
     /// (nil: up to and including the root).
-    func matrix(upTo ancestor: DisplayObject?) -> Matrix {
+    final func matrix(upTo ancestor: DisplayObject?) -> Matrix {
         var m = Matrix.identity
         var o: DisplayObject? = self
         while let cur = o, cur !== ancestor {
@@ -106,7 +106,7 @@ open class DisplayObject: EventDispatcher {
     }
 
     /// True when `ancestor` is this object or one of its ancestors.
-    func isSelfOrDescendant(of ancestor: DisplayObject) -> Bool {
+    final func isSelfOrDescendant(of ancestor: DisplayObject) -> Bool {
         var o: DisplayObject? = self
         while let cur = o { if cur === ancestor { return true }; o = cur.parent }
         return false

@@ -126,9 +126,11 @@ open class DisplayObjectContainer: DisplayObject {
         var i = children.count - 1
         while i >= 0 {
             let c = children[i]
-            let p = c.transformationMatrix.inverted.transform(localPoint)
-            if let hit = c.hitTest(p) { return hit }
             i -= 1
+            let m = c.transformationMatrix
+            // A child scaled to nothing has no area (and no inverse): it cannot be hit.
+            if m.determinant == 0 { continue }
+            if let hit = c.hitTest(m.inverted.transform(localPoint)) { return hit }
         }
         return nil
     }
@@ -142,7 +144,7 @@ open class DisplayObjectContainer: DisplayObject {
 
     /// Dispatches a new non-bubbling event of `type` to `object` and all its descendants
     /// (parents before children, children in order; the list is taken before dispatching).
-    func broadcastEvent(type: String, to object: DisplayObject) {
+    final func broadcastEvent(type: String, to object: DisplayObject) {
         var targets: [DisplayObject] = []
         collect(object, into: &targets)
         let event = Event(type: type, bubbles: false)

@@ -156,7 +156,7 @@ open class EventDispatcher {
     }
 
     /// Calls this object's listeners for the event (the ones registered when the call starts).
-    func invokeListeners(_ event: Event) {
+    final func invokeListeners(_ event: Event) {
         if listeners.isEmpty { return }
         event.currentTarget = self
         let snapshot = listeners

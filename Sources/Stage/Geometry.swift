@@ -79,8 +79,8 @@ public struct Matrix: Equatable, Sendable {
     }
     /// The determinant `a·d − b·c` (0: the transform collapses space and has no inverse).
     @inlinable public var determinant: Double { a * d - b * c }
-    /// The inverse transform. A singular matrix (determinant 0) inverts to all zeros but the
-    /// translation that maps everything to the origin, so hit tests through it find nothing.
+    /// The inverse transform. A singular matrix (determinant 0: scaled to nothing) has none;
+    /// it inverts to all zeros, mapping every point to the origin (hit tests skip such objects).
     public var inverted: Matrix {
         let det = determinant
         if det == 0 { return Matrix(a: 0, b: 0, c: 0, d: 0, tx: 0, ty: 0) }

@@ -23,8 +23,9 @@ public enum PathDirection: Equatable, Sendable {
 
 /// A tween that moves `target` along `path`: its x and y follow the path at a distance
 /// proportional to the tween's progress (constant speed with the default linear transition),
-/// and its rotation (and the sign of scaleX for `.mirrored` and `.automatic`) follows `direction`. Everything else is a
-/// `Tween`'s: delay, repeat, reverse, callbacks, other animated properties.
+/// and its rotation (and the sign of scaleX for `.mirrored` and `.automatic`) follows
+/// `direction`. Everything else is a `Tween`'s: delay, repeat, reverse, callbacks, other
+/// animated properties.
 public final class PathTween<Target: AnyObject>: Tween<Target> {
     /// The path followed.
     public let path: BezierPath
@@ -39,7 +40,8 @@ public final class PathTween<Target: AnyObject>: Tween<Target> {
     let scaleX: TweenProperty<Target>?
 
     /// A path tween lasting `time` seconds. `rotation` and `scaleX` are needed by
-    /// `.facesTravel`, `.mirrored` and `.automatic` (without them those directions only move the target).
+    /// `.facesTravel`, `.mirrored` and `.automatic` (without them those directions only move
+    /// the target).
     public init(target: Target, path: BezierPath, time: Double, transition: Transition = .linear,
                 x: TweenProperty<Target>, y: TweenProperty<Target>,
                 rotation: TweenProperty<Target>? = nil, scaleX: TweenProperty<Target>? = nil) {
@@ -51,7 +53,8 @@ public final class PathTween<Target: AnyObject>: Tween<Target> {
         super.init(target: target, time: time, transition: transition)
     }
 
-    /// A path tween at `speed` points per second (the time is the path's length / speed).
+    /// A path tween at `speed` points per second (the time is the path's length / speed; a
+    /// speed ≤ 0 gives the shortest tween, 0.0001 s).
     public convenience init(target: Target, path: BezierPath, speed: Double,
                             transition: Transition = .linear,
                             x: TweenProperty<Target>, y: TweenProperty<Target>,

@@ -37,7 +37,7 @@ public struct PhysicsContact {
 /// A display object that owns a Physics2D body. Made by `PhysicsWorld.createSprite`; its
 /// children are what is drawn (an image, a quad), centred as the game wants around the body's
 /// origin (the sprite's origin).
-open class PhysicsSprite: Sprite {
+public final class PhysicsSprite: Sprite {
     /// The body (in the world until the sprite leaves its `PhysicsWorld`).
     public let body: Body
     public var drive: PhysicsDrive
@@ -131,7 +131,7 @@ open class PhysicsWorld: Sprite {
         }
     }
 
-    func queue(_ e: ContactEvent, begin: Bool) {
+    final func queue(_ e: ContactEvent, begin: Bool) {
         let c = PhysicsContact(spriteA: sprite(of: e.shapeA), spriteB: sprite(of: e.shapeB), event: e)
         pendingContacts.append((begin, c))
     }
@@ -143,7 +143,7 @@ open class PhysicsWorld: Sprite {
     }
 
     /// The first index in `shapeOwners` whose id is not below `id`.
-    func ownerIndex(_ id: Int) -> Int {
+    final func ownerIndex(_ id: Int) -> Int {
         var lo = 0, hi = shapeOwners.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -210,7 +210,7 @@ open class PhysicsWorld: Sprite {
     /// sprites follow their bodies, then the contact callbacks run.
     public func step() { step(remainingSteps: 1) }
 
-    func step(remainingSteps: Int) {
+    final func step(remainingSteps: Int) {
         for s in sprites where s.drive == .displayDrivesBody { driveBody(of: s, steps: remainingSteps) }
         world.step(timeStep)
         stepCount += 1
@@ -223,7 +223,7 @@ open class PhysicsWorld: Sprite {
         deliverContacts()
     }
 
-    func driveBody(of s: PhysicsSprite, steps: Int) {
+    final func driveBody(of s: PhysicsSprite, steps: Int) {
         let target = Vec2(s.x / pointsPerMeter, s.y / pointsPerMeter)
         let b = s.body
         if b.type == .static {
@@ -245,7 +245,7 @@ open class PhysicsWorld: Sprite {
         b.angularVelocity = turn / span
     }
 
-    func deliverContacts() {
+    final func deliverContacts() {
         if pendingContacts.isEmpty { return }
         var batch: [(begin: Bool, contact: PhysicsContact)] = []
         swap(&batch, &pendingContacts)

@@ -49,7 +49,7 @@ open class Stage: DisplayObjectContainer {
         enterFrameEvent.target = nil
     }
 
-    func collectEnterFrame(_ o: DisplayObject) {
+    final func collectEnterFrame(_ o: DisplayObject) {
         if o.hasEventListener(EventType.enterFrame) { enterFrameTargets.append(o) }
         if let c = o as? DisplayObjectContainer {
             for child in c.children { collectEnterFrame(child) }

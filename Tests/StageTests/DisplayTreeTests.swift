@@ -121,6 +121,11 @@ import Physics2D
         layer.touchable = true; layer.visible = false
         #expect(stage.hitTest(Point(30, 30)) === stage)
         layer.visible = true
+        // Scaled to nothing: no area, not hit (its inverse would map every point to its origin).
+        front.scaleX = 0
+        #expect(stage.hitTest(Point(30, 30)) === back)
+        #expect(stage.hitTest(Point(150, 50)) === stage)
+        front.scaleX = 1
         // Hit tests run in each object's space: a rotated quad.
         let r = Quad(width: 20, height: 10); r.x = 150; r.y = 20; r.rotation = (PortableMath.pi / 2)
         stage.addChild(r)

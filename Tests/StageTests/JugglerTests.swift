@@ -244,3 +244,21 @@ final class JugglingCar: DisplayObject {
         #expect(weakCar == nil && weakTween == nil)
     }
 }
+
+@Suite struct StageJugglerTests {
+    @Test func theStagesJugglerAdvancesTweensAndCarJugglersEachFrame() {
+        let stage = Stage(width: 1024, height: 768)
+        let car = JugglingCar()
+        stage.addChild(car)
+        car.juggler.add(PathTween(target: car, path: .line(from: Vec2(0, 100), to: Vec2(600, 100)), speed: 60))
+        stage.juggler.add(car.juggler)
+        let fade = Tween(target: car, time: 1)
+        fade.animate(.alpha, to: 0.5)
+        stage.juggler.add(fade)
+        for _ in 0..<60 { stage.advance(time: 1.0 / 60) }
+        #expect(abs(car.x - 60) < 1e-9 && car.y == 100 && car.alpha == 0.5)
+        car.juggler.isPaused = true                  // the child taps the car
+        for _ in 0..<60 { stage.advance(time: 1.0 / 60) }
+        #expect(abs(car.x - 60) < 1e-9)
+    }
+}
