@@ -30,6 +30,17 @@ public struct CarWorldRules: Sendable {
     public var lightsCycle = true
 
     public init() {}
+
+    /// A busy map for benchmarks (`make bench-playground`'s "CarWorld with 50 cars"): a car every
+    /// 1.6 s on each road and a 64-point gap, so the map holds 55 cars from about 40 s on. Cars
+    /// of one road may then touch in bends (a crash, as any other); the game is otherwise the same.
+    public static var crowded: CarWorldRules {
+        var rules = CarWorldRules()
+        rules.minimumGap = 64
+        rules.spawnInterval = 1.6...1.6
+        rules.firstSpawn = 0...0.5
+        return rules
+    }
 }
 
 /// What a traffic light shows.

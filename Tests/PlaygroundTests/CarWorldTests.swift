@@ -254,6 +254,13 @@ import Stage
         #expect(game.physics.world.bodies.count == game.cars.count + 4)
     }
 
+    @Test func theCrowdedRulesHoldFiftyCars() {
+        let game = CarWorld(seed: 1, rules: .crowded)
+        run(game, seconds: 45, ms: 50)
+        #expect(game.cars.count >= 50)
+        #expect(game.physics.world.bodies.count == game.cars.count + 4)
+    }
+
     @Test func theSameSeedAndInputsGiveTheSameGame() {
         func play(_ seed: UInt32) -> ([PlaygroundEvent], [UInt8]) {
             let game = CarWorld(seed: seed)
