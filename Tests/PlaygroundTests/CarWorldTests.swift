@@ -289,6 +289,7 @@ import Stage
         #expect(word(0) == 0x314C_4451 && Int(word(8)) == bytes.count)
         var regions: [UInt32] = []
         var texts: [String] = []
+        var glowTints: [UInt32] = []
         var at = 12
         for _ in 0..<word(4) {
             let op = word(at)
@@ -297,6 +298,7 @@ import Stage
             case 1: at = body + 2 * 4 + 4 * 4
             case 2:
                 regions.append(word(body + 12))
+                if word(body + 12) == CarWorldArt.Region.crossingGlow.rawValue { glowTints.append(word(body + 16)) }
                 #expect(word(body + 8) == CarWorldArt.atlas)
                 at = body + 5 * 4
             case 3:
@@ -319,6 +321,8 @@ import Stage
         #expect(regions.filter { $0 == R.lampGreen.rawValue }.count == 2)
         #expect(regions.filter { $0 == R.lampRed.rawValue }.count == 1)
         #expect(!regions.contains(R.trophy.rawValue))
+        // Each crossing glows in its light's colour (the lamps' colours, opaque).
+        #expect(glowTints == [0xFFD5_4AFF, 0x6FDC_7AFF, 0xFF6B_6BFF, 0x6FDC_7AFF])
         #expect(texts == ["0 / 10"])
     }
 }
