@@ -57,9 +57,11 @@ web-assets:
 
 # The playground's WebAssembly module, Web/playground/playground.wasm (gitignored): Physics2D,
 # Stage, Playground and Wasm/ as Embedded Swift, linked by wasm-ld; only when a source is newer
-# (docs/playground.md, "Building the module").
+# (docs/playground.md, "Building the module"), and the games' texture atlases (scripts/build-atlas,
+# Web/playground/atlas/, drawn from Web/playground/art/GAME/*.svg).
 wasm:
 	bash scripts/build-wasm
+	python3 scripts/build-atlas
 
 # Install missing system packages (ffmpeg, chromium, chromedriver) and the e2e venv.
 bootstrap:

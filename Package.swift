@@ -172,7 +172,7 @@ let package = Package(
             name: "quintet",
             dependencies: [
                 "QuintetServer", "QuintetStore", "AudioCore", "Tempo", "Cadence", "MediaTags", "LibraryCore", "MusicGraph",
-                "Physics2D", "Radio", "Crowd", "WireFormats", "Locking",
+                "Physics2D", "Playground", "Radio", "Crowd", "WireFormats", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

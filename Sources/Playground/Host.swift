@@ -80,7 +80,7 @@ public protocol PlaygroundGame: AnyObject {
 /// The games, by the index `pg_start` takes and the name the input log and the CLI use.
 public enum PlaygroundGames {
     /// Index → name; the index is the position.
-    public static let names: [String] = []
+    public static let names: [String] = ["carworld"]
 
     /// The index of a game name, or nil.
     public static func index(of name: String) -> Int32? {
@@ -90,6 +90,7 @@ public enum PlaygroundGames {
 
     static func make(_ index: Int32, seed: UInt32) -> (any PlaygroundGame)? {
         switch index {
+        case 0: return CarWorld(seed: seed)
         default: return nil
         }
     }

@@ -112,6 +112,9 @@ public struct ReplayResult: Sendable {
     public var finalLiveObjects = 0
     /// Live objects sampled once per simulated minute (the memory check of long runs).
     public var liveObjectsPerMinute: [Int] = []
+    /// FNV-1a (64-bit) over every frame's draw list bytes in order: what the page would have
+    /// drawn, frame by frame, in one number that a wasm run must match.
+    public var drawListHash: UInt64 = 0xcbf2_9ce4_8422_2325
 }
 
 public enum Replay {
@@ -146,6 +149,10 @@ public enum Replay {
                 result.frames += 1
                 result.milliseconds += Int(ms)
                 result.events += host.events
+                let bytes = UnsafeRawBufferPointer(start: host.drawListPointer, count: Int(host.drawListSize))
+                var h = result.drawListHash
+                for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+                result.drawListHash = h
                 let live = host.game?.liveObjects ?? 0
                 result.maxLiveObjects = max(result.maxLiveObjects, live)
                 result.finalLiveObjects = live

@@ -11,8 +11,8 @@ import Darwin
 struct PlaygroundCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "playground",
-        abstract: "Playground tools: the physics bench that the wasm module is compared with.",
-        subcommands: [Bench.self]
+        abstract: "Playground tools: replay a recorded game natively, and the physics bench the wasm module is compared with.",
+        subcommands: [Replay.self, Bench.self]
     )
 
     /// `quintet playground bench SCENE [--steps N] [--warmup N] [--json]`: the same world the wasm
