@@ -16,13 +16,14 @@ import base64
 import json
 import shutil
 import struct
+import zlib
 from pathlib import Path
 
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from conftest import ARTIFACTS, REPO, launch_browser, open_page, severe_console_entries, start_server, stop_server, wait
+from test_shell import viewport
 
 WEB = REPO / "Web"
 MAGIC = 0x314C4451
@@ -231,3 +232,366 @@ def test_events_are_read_as_the_contract_lays_them_out(own_server, browser):
         return readEvents(memory.buffer, 16, 2);""", base64.b64encode(records).decode())
     assert events == [{"frame": 7, "kind": 1, "subject": 3, "value": -2, "x": 12.5, "y": 300.125},
                       {"frame": 8, "kind": 2, "subject": 0, "value": 10, "x": 0, "y": 0}]
+
+
+# --- A game module assembled by hand --------------------------------------------------------
+
+
+def uleb(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def sleb(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        done = (n == 0 and not byte & 0x40) or (n == -1 and byte & 0x40)
+        out.append(byte | (0 if done else 0x80))
+        if done:
+            return bytes(out)
+
+
+def vec(items: list[bytes]) -> bytes:
+    return uleb(len(items)) + b"".join(items)
+
+
+def name(text_: str) -> bytes:
+    return uleb(len(text_)) + text_.encode()
+
+
+def section(ident: int, body: bytes) -> bytes:
+    return bytes([ident]) + uleb(len(body)) + body
+
+
+I32, F32 = 0x7F, 0x7D
+
+
+def const(n: int) -> bytes:
+    return b"\x41" + sleb(n)
+
+
+def fconst(x: float) -> bytes:
+    return b"\x43" + struct.pack("<f", x)
+
+
+def get(i: int) -> bytes:
+    return b"\x20" + uleb(i)
+
+
+STORE, FSTORE, LOAD = b"\x36\x02\x00", b"\x38\x02\x00", b"\x28\x02\x00"
+ADD, EQ, EQZ, END, ELSE, UNREACHABLE = b"\x6a", b"\x46", b"\x45", b"\x0b", b"\x05", b"\x00"
+
+# The module's memory: its draw list at 1024 (a red stage, then a blue 40×40 square whose
+# translation is the last touch), its one event at 2048 (kind 2, the score in CarWorld's
+# table: the sum of the frames' milliseconds), the number of frames at 2100.
+LIST_AT, EVENTS_AT, FRAMES_AT = 1024, 2048, 2100
+SQUARE_TX = LIST_AT + 12 + 56 + 20
+
+
+def hand_module(*, stage=(1024.0, 768.0), imports=(), trap_in_frame=False, drop_export=None) -> bytes:
+    """A WebAssembly module that speaks the host protocol (every export real, computed from
+    its inputs), written instruction by instruction."""
+    listing = draw_list(quad(IDENTITY, stage[0], stage[1], RED), quad(translate(-100, -100), 40, 40, BLUE))
+    event = struct.pack("<IHHiff", 0, 2, 0, 0, 0, 0)
+    types = [
+        (bytes([I32, I32]), bytes([I32])),  # 0 pg_start
+        (b"", bytes([F32])),  # 1 stage sizes
+        (bytes([I32, I32, I32, F32, F32, F32]), b""),  # 2 pg_input
+        (bytes([I32]), b""),  # 3 pg_frame
+        (b"", bytes([I32])),  # 4 pointers and counts
+        (bytes([I32]), bytes([I32])),  # 5 putchar
+        (bytes([I32, I32]), b""),  # 6 other imports
+    ]
+    functions = [  # (export name, type, body)
+        ("pg_start", 0, get(0) + EQZ + b"\x04" + bytes([I32]) + const(EVENTS_AT + 8) + const(0) + STORE
+         + const(FRAMES_AT) + const(0) + STORE + const(0) + ELSE + const(-1) + END),
+        ("pg_stage_width", 1, fconst(stage[0])),
+        ("pg_stage_height", 1, fconst(stage[1])),
+        ("pg_input", 2, get(0) + const(1) + EQ + b"\x04\x40" + const(SQUARE_TX) + get(3) + FSTORE
+         + const(SQUARE_TX + 4) + get(4) + FSTORE + END),
+        ("pg_frame", 3, (UNREACHABLE if trap_in_frame else b"")
+         + const(EVENTS_AT + 8) + const(EVENTS_AT + 8) + LOAD + get(0) + ADD + STORE
+         + const(FRAMES_AT) + const(FRAMES_AT) + LOAD + const(1) + ADD + STORE),
+        ("pg_draw_list", 4, const(LIST_AT)),
+        ("pg_draw_list_size", 4, const(len(listing))),
+        ("pg_events", 4, const(EVENTS_AT)),
+        ("pg_events_count", 4, const(1)),
+    ]
+    imported = [(module, field, 5 if field == "putchar" else 6) for module, field in imports]
+    wasm = b"\0asm" + struct.pack("<I", 1)
+    wasm += section(1, vec([b"\x60" + vec([bytes([p]) for p in params]) + vec([bytes([r]) for r in results])
+                            for params, results in types]))
+    if imported:
+        wasm += section(2, vec([name(m) + name(f) + b"\x00" + uleb(t) for m, f, t in imported]))
+    wasm += section(3, vec([uleb(t) for _, t, _ in functions]))
+    wasm += section(5, vec([b"\x00" + uleb(1)]))  # one page, no maximum
+    exports = [name("memory") + b"\x02" + uleb(0)]
+    exports += [name(n) + b"\x00" + uleb(len(imported) + i) for i, (n, _, _) in enumerate(functions) if n != drop_export]
+    wasm += section(7, vec(exports))
+    bodies = [b"\x00" + body + END for _, _, body in functions]  # no locals
+    wasm += section(10, vec([uleb(len(body)) + body for body in bodies]))
+    wasm += section(11, vec([b"\x00" + const(LIST_AT) + END + vec([bytes([b]) for b in listing]),
+                             b"\x00" + const(EVENTS_AT) + END + vec([bytes([b]) for b in event])]))
+    return wasm
+
+
+LOAD_MODULE = """
+    const { GameModule } = await import("/playground/host.js");
+    const bytes = Uint8Array.from(atob(args[0]), (c) => c.charCodeAt(0));
+    let game;
+    try { game = await GameModule.fromBytes(bytes); }
+    catch (err) { return { error: err.name, code: err.code, message: err.message }; }
+    const out = { stage: game.start(0, 42) };
+    try { game.start(3, 42); } catch (err) { out.otherGame = [err.code, err.message]; }
+    game.input(1, 1, 0, 412.5, 300.125, 0);
+    try { game.frame(16); game.frame(17); } catch (err) { return { ...out, trap: [err.code, err.message] }; }
+    const { buffer, ptr, size } = game.drawList();
+    const view = new DataView(buffer, ptr, size);
+    out.square = [view.getFloat32(68 + 20, true), view.getFloat32(68 + 24, true)];
+    out.events = game.events();
+    return out;"""
+
+
+def load_module(driver, wasm: bytes) -> dict:
+    return run(driver, LOAD_MODULE, base64.b64encode(wasm).decode())
+
+
+def test_host_runs_a_module_through_the_contracts_exports(own_server, browser):
+    open_page(browser, own_server.url("/"))
+    answer = load_module(browser, hand_module(stage=(800.0, 600.0)))
+    assert answer["stage"] == {"width": 800, "height": 600}
+    assert answer["otherGame"][0] == "game" and "no game 3" in answer["otherGame"][1]
+    assert answer["square"] == [412.5, 300.125]
+    assert answer["events"] == [{"frame": 0, "kind": 2, "subject": 0, "value": 33, "x": 0, "y": 0}]
+    # putchar is the one import the host gives.
+    assert "stage" in load_module(browser, hand_module(imports=[("env", "putchar")]))
+
+
+def test_host_says_what_a_module_lacks_or_asks_for(own_server, browser):
+    open_page(browser, own_server.url("/"))
+    unknown = load_module(browser, hand_module(imports=[("env", "putchar"), ("env", "arc4random_buf")]))
+    assert unknown["code"] == "imports" and "env.arc4random_buf (function)" in unknown["message"], unknown
+    assert "putchar" not in unknown["message"]
+    lacking = load_module(browser, hand_module(drop_export="pg_events_count"))
+    assert lacking["code"] == "exports" and "pg_events_count" in lacking["message"], lacking
+    assert load_module(browser, b"\0asm\x02\0\0\0junk")["code"] == "invalid"
+    trapped = load_module(browser, hand_module(trap_in_frame=True))
+    assert trapped["trap"][0] == "trap" and "pg_frame" in trapped["trap"][1], trapped
+
+
+# --- The page, with the module served ---------------------------------------------------------
+
+
+def png(width: int, height: int, pixel) -> bytes:
+    """An 8-bit RGBA PNG of one colour."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + bytes(pixel) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def remove_game(web: Path) -> None:
+    (web / "playground" / "playground.wasm").unlink(missing_ok=True)
+    shutil.rmtree(web / "playground" / "atlas", ignore_errors=True)
+
+
+@pytest.fixture
+def installed(own_web):
+    """own_web with the hand module as /playground/playground.wasm and a one-region atlas."""
+    remove_game(own_web)
+    (own_web / "playground" / "playground.wasm").write_bytes(hand_module())
+    atlas = own_web / "playground" / "atlas"
+    atlas.mkdir()
+    (atlas / "carworld.png").write_bytes(png(4, 4, (255, 255, 0, 255)))
+    (atlas / "carworld.json").write_text(json.dumps({"regions": [{"x": 0, "y": 0, "w": 4, "h": 4}]}))
+    yield own_web
+    remove_game(own_web)
+
+
+def state(driver) -> str:
+    return driver.execute_script("return document.querySelector('main.playground').dataset.state")
+
+
+def canvas_pixel(driver, x: float, y: float):
+    """The canvas's pixel at stage point (x, y)."""
+    return tuple(driver.execute_script("""
+        const canvas = document.querySelector("#pg-canvas");
+        const k = canvas.width / 1024;
+        return Array.from(canvas.getContext("2d").getImageData(Math.floor(arguments[0] * k), Math.floor(arguments[1] * k), 1, 1).data);""",
+                                       x, y))
+
+
+def client_point(driver, x: float, y: float) -> tuple[float, float]:
+    """The viewport position of stage point (x, y)."""
+    return tuple(driver.execute_script("""
+        const r = document.querySelector("#pg-canvas").getBoundingClientRect();
+        return [r.left + arguments[0] * r.width / 1024, r.top + arguments[1] * r.height / 768];""", x, y))
+
+
+def click_stage(driver, x: float, y: float) -> None:
+    """A left click (mouse down and up) at stage point (x, y), as a mouse does it."""
+    cx, cy = client_point(driver, x, y)
+    for kind in ("mousePressed", "mouseReleased"):
+        driver.execute_cdp_cmd("Input.dispatchMouseEvent",
+                               {"type": kind, "x": cx, "y": cy, "button": "left", "clickCount": 1})
+
+
+def score(driver) -> int | None:
+    words = driver.find_element(By.ID, "pg-score").text.split()
+    return int(words[-1]) if words else None
+
+
+def test_page_without_the_module_says_the_game_is_not_built(own_server, own_web, browser):
+    remove_game(own_web)
+    for lang, heading in (("en", "The game cannot run."), ("it", "Il gioco non può partire.")):
+        open_page(browser, own_server.url(f"/playground/?lang={lang}"))
+        wait(browser, lambda d: state(d) == "error", lambda: f"no error state: {state(browser)}")
+        box = browser.find_element(By.ID, "pg-state")
+        assert box.is_displayed()
+        assert box.find_element(By.TAG_NAME, "h2").text == heading
+        assert "make wasm" in box.text and "404" in box.text, box.text
+        entries = severe_console_entries(browser)
+        assert entries and all("playground.wasm" in e["message"] or "atlas" in e["message"] for e in entries), entries
+
+
+def test_page_runs_the_module_draws_the_stage_and_shows_its_score(own_server, installed, browser):
+    with viewport(browser, 1024, 768, mobile=False):
+        open_page(browser, own_server.url("/playground/?seed=7"))
+        wait(browser, lambda d: state(d) == "running", lambda: f"not running: {state(browser)}")
+        width, height, css = browser.execute_script("""
+            const c = document.querySelector("#pg-canvas"); const r = c.getBoundingClientRect();
+            return [c.width, c.height, [r.width, r.height]];""")
+        assert abs(width / height - 4 / 3) < 0.01 and abs(css[0] / css[1] - 4 / 3) < 0.01, (width, height, css)
+        assert css[0] >= 700, f"the stage is small on a 1024×768 window: {css}"
+        assert close(canvas_pixel(browser, 512, 384), (255, 0, 0, 255)), canvas_pixel(browser, 512, 384)
+        # The score is the module's sum of frame times: it follows the clock.
+        first = wait(browser, score, "no score shown")
+        later = wait(browser, lambda d: (s := score(d)) is not None and s >= first + 200 and s,
+                     lambda: f"the score stays at {score(browser)}")
+        assert later > first
+        assert browser.find_element(By.ID, "pg-score").text.startswith("Score ")
+        assert browser.find_element(By.TAG_NAME, "h1").text == "Playground"
+        assert browser.find_element(By.ID, "pg-game").text == "CarWorld"
+        assert severe_console_entries(browser) == []
+
+
+def test_a_click_reaches_the_module_at_its_stage_point(own_server, installed, browser):
+    open_page(browser, own_server.url("/playground/"))
+    wait(browser, lambda d: state(d) == "running", lambda: f"not running: {state(browser)}")
+    assert close(canvas_pixel(browser, 620, 420), (255, 0, 0, 255))
+    click_stage(browser, 600, 400)  # the module puts its blue 40×40 square there
+    wait(browser, lambda d: close(canvas_pixel(d, 620, 420), (0, 0, 255, 255), 12),
+         lambda: f"no blue square at the click: {canvas_pixel(browser, 620, 420)}")
+    assert severe_console_entries(browser) == []
+
+
+FORWARDED = """
+    const { attachTouches } = await import("/playground/input.js");
+    const canvas = document.createElement("canvas");
+    canvas.style.cssText = "position:fixed;left:100px;top:50px;width:400px;height:300px;z-index:99;touch-action:none";
+    document.body.append(canvas);
+    window.sent = [];
+    attachTouches(canvas, () => ({ width: 1024, height: 768 }), (...touch) => sent.push(touch));
+    return true;"""
+
+
+def touch(driver, kind: str, points) -> None:
+    driver.execute_cdp_cmd("Input.dispatchTouchEvent", {
+        "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, x, y in points]})
+
+
+def test_touches_go_to_the_module_with_an_id_per_finger_and_every_phase(own_server, browser):
+    open_page(browser, own_server.url("/"))
+    run(browser, FORWARDED)
+    # Fingers at viewport (200, 100) and (300, 200): stage (256, 128) and (512, 384).
+    touch(browser, "touchStart", [(5, 200, 100)])
+    touch(browser, "touchStart", [(5, 200, 100), (9, 300, 200)])
+    touch(browser, "touchMove", [(5, 200.3, 100), (9, 300, 200)])
+    touch(browser, "touchEnd", [(5, 200.3, 100)])  # CDP: the points that lift
+    touch(browser, "touchStart", [(9, 300, 200), (11, 150, 75)])  # a new finger takes the freed id 1
+    touch(browser, "touchCancel", [])
+    sent = wait(browser, lambda d: (s := d.execute_script("return window.sent")) and len(s) >= 7 and s,
+                lambda: f"touches not forwarded: {browser.execute_script('return window.sent')}")
+    began = [s for s in sent if s[1] == 0]
+    assert began[:2] == [[1, 0, 256, 128], [2, 0, 512, 384]], sent
+    moved = [s for s in sent if s[1] == 1]
+    # 200.3 px is stage 256.768, rounded to 1/8 point: 256.75.
+    assert [1, 1, 256.75, 128] in moved, sent
+    assert [1, 3, 256.75, 128] in sent, "finger 1 did not end"
+    assert [1, 0, 128, 64] in sent, f"the new finger did not take the free id 1: {sent}"
+    cancelled = {s[0] for s in sent if s[1] == 4}
+    assert cancelled == {1, 2}, sent
+    assert all(s[2] * 8 == int(s[2] * 8) and s[3] * 8 == int(s[3] * 8) for s in sent)
+
+
+def test_recorded_input_log_is_offered_and_follows_the_contract(own_server, installed, browser):
+    open_page(browser, own_server.url("/playground/?seed=7"))
+    wait(browser, lambda d: state(d) == "running", lambda: f"not running: {state(browser)}")
+    record = browser.find_element(By.ID, "pg-record")
+    record.click()
+    assert record.get_attribute("aria-pressed") == "true"
+    browser.execute_script("""dispatchEvent(new DeviceMotionEvent("devicemotion",
+        { accelerationIncludingGravity: { x: 0, y: 4.905, z: 8.5 } }))""")
+    click_stage(browser, 100.5, 200.25)
+    wait(browser, lambda d: close(canvas_pixel(d, 110, 210), (0, 0, 255, 255), 12), "the click did not arrive")
+    record.click()
+    link = wait(browser, lambda d: d.find_element(By.ID, "pg-download").is_displayed()
+                and d.find_element(By.ID, "pg-download"), "no download offered")
+    assert link.get_attribute("download") == "carworld-seed-7.log"
+    assert link.text.startswith("Download input log (")
+    log = run(browser, "return await (await fetch(args[0])).text();", link.get_attribute("href"))
+    lines = log.splitlines()
+    assert lines[:4] == ["quintet-playground-log 1", "game carworld", "seed 7", "f 0"], lines[:6]
+    assert log.endswith("\n")
+    assert "a 0 0.5 0.8662109375" in lines  # 4.905/9.81 g, 8.5/9.81 g to 1/1024 g
+    touches = [line.split() for line in lines if line.startswith("t ")]
+    assert [t[:3] for t in touches] == [["t", "0", "0"], ["t", "0", "3"]], touches
+    x, y = float(touches[0][3]), float(touches[0][4])
+    assert abs(x - 100.5) <= 1 and abs(y - 200.25) <= 1 and x * 8 == int(x * 8) and y * 8 == int(y * 8), touches
+    frames = [int(line[2:]) for line in lines if line.startswith("f ")]
+    assert len(frames) >= 3 and all(0 <= f <= 100 for f in frames)
+    assert {line.split()[0] for line in lines[3:]} <= {"t", "a", "f"}
+    # The module saw the same frames: its score is their sum (shown after the last frame).
+    assert link.text == f"Download input log ({len(frames)} frames)"
+    assert severe_console_entries(browser) == []
+
+
+def test_page_on_a_phone_fits_the_stage_to_the_width_and_suggests_landscape(own_server, installed, browser):
+    with viewport(browser, 390, 844, mobile=True):
+        open_page(browser, own_server.url("/playground/?lang=it"))
+        wait(browser, lambda d: state(d) == "running", lambda: f"not running: {state(browser)}")
+        rect = browser.execute_script("return document.querySelector('#pg-canvas').getBoundingClientRect().toJSON()")
+        assert abs(rect["width"] - 390) < 1 and abs(rect["height"] - 292.5) < 1, rect
+        hint = browser.find_element(By.CSS_SELECTOR, ".pg-rotate")
+        assert hint.is_displayed() and "orizzontale" in hint.text
+        scroll = browser.execute_script("return [document.scrollingElement.scrollWidth, innerWidth, document.scrollingElement.scrollHeight, innerHeight]")
+        assert scroll[0] <= scroll[1] and scroll[2] <= scroll[3], scroll
+        assert severe_console_entries(browser) == []
+    with viewport(browser, 844, 390, mobile=True):
+        wait(browser, lambda d: not d.find_element(By.CSS_SELECTOR, ".pg-rotate").is_displayed(), "the hint stays in landscape")
+
+
+def test_sounds_are_short_soft_and_heard(own_server, browser):
+    open_page(browser, own_server.url("/"))
+    measured = run(browser, """
+        const { SOUNDS, render } = await import("/playground/sound.js");
+        const out = [];
+        for (const voice of SOUNDS.carworld) {
+          const ctx = new OfflineAudioContext(1, 44100 * 2, 44100);
+          const length = render(ctx, voice);
+          const data = (await ctx.startRendering()).getChannelData(0);
+          let peak = 0, lastLoud = 0;
+          data.forEach((v, i) => { peak = Math.max(peak, Math.abs(v)); if (Math.abs(v) > 0.001) lastLoud = i; });
+          out.push({ length, peak, heardUntil: lastLoud / 44100 });
+        }
+        return out;""")
+    assert len(measured) == 4  # point, crash, won, stopped/started
+    for index, sound in enumerate(measured):
+        assert 0.02 < sound["peak"] <= 0.35, f"sound {index}: peak {sound['peak']}"
+        assert sound["heardUntil"] <= min(1.0, sound["length"] + 0.05), f"sound {index}: {sound}"
