@@ -512,8 +512,8 @@ def test_touches_go_to_the_module_with_an_id_per_finger_and_every_phase(own_serv
     # Fingers at viewport (200, 100) and (300, 200): stage (256, 128) and (512, 384).
     touch(browser, "touchStart", [(5, 200, 100)])
     touch(browser, "touchStart", [(5, 200, 100), (9, 300, 200)])
-    touch(browser, "touchMove", [(5, 200.3, 100), (9, 300, 200)])
-    touch(browser, "touchEnd", [(5, 200.3, 100)])  # CDP: the points that lift
+    touch(browser, "touchMove", [(5, 200.05, 100), (9, 300, 200)])
+    touch(browser, "touchEnd", [(5, 200.05, 100)])  # CDP: the points that lift
     touch(browser, "touchStart", [(9, 300, 200), (11, 150, 75)])  # a new finger takes the freed id 1
     touch(browser, "touchCancel", [])
     sent = wait(browser, lambda d: (s := d.execute_script("return window.sent")) and len(s) >= 7 and s,
@@ -521,9 +521,9 @@ def test_touches_go_to_the_module_with_an_id_per_finger_and_every_phase(own_serv
     began = [s for s in sent if s[1] == 0]
     assert began[:2] == [[1, 0, 256, 128], [2, 0, 512, 384]], sent
     moved = [s for s in sent if s[1] == 1]
-    # 200.3 px is stage 256.768, rounded to 1/8 point: 256.75.
-    assert [1, 1, 256.75, 128] in moved, sent
-    assert [1, 3, 256.75, 128] in sent, "finger 1 did not end"
+    # 200.05 px is stage 256.128, rounded to 1/8 point: 256.125.
+    assert [1, 1, 256.125, 128] in moved, sent
+    assert [1, 3, 256.125, 128] in sent, "finger 1 did not end"
     assert [1, 0, 128, 64] in sent, f"the new finger did not take the free id 1: {sent}"
     cancelled = {s[0] for s in sent if s[1] == 4}
     assert cancelled == {1, 2}, sent

@@ -77,18 +77,21 @@ function draw() {
   drawList(ctx, buffer, ptr, size, { scale, atlases });
 }
 
+let won = false;
+
 function showScore(value) {
   score = value;
-  $("#pg-score").textContent = t("playground.score", { score: value });
+  const text = t("playground.score", { score: value });
+  $("#pg-score").textContent = won ? `${text} · ${t("playground.won")}` : text;
 }
 
 /** Acts on the last frame's events: sounds, the score, the win. */
 function handleEvents() {
   for (const event of module.events()) {
     if (event.kind === SOUND_EVENT) { sound.play(game.sounds, event.subject); continue; }
+    if (game.won(event)) { won = true; announce(t("playground.won")); }
     const value = game.score(event);
     if (value !== null) showScore(value);
-    if (game.won(event)) announce(t("playground.won"));
   }
 }
 
@@ -123,7 +126,12 @@ let fpsSince = 0;
 
 function tick(now) {
   if (!running) return;
-  if (last !== null) carry += now - last;
+  if (last === null) { // the clock starts here: start() has run the game's frame 0
+    last = fpsSince = now;
+    requestAnimationFrame(tick);
+    return;
+  }
+  carry += Math.max(0, now - last);
   last = now;
   let dt = Math.floor(carry);
   carry -= dt;
@@ -152,6 +160,7 @@ function start(newSeed, record = false) {
   lastTilt = null;
   $("#pg-score").textContent = "";
   score = null;
+  won = false;
   fit();
   step(0);
 }
@@ -241,7 +250,7 @@ async function main() {
   const [loaded, ...pictures] = await Promise.all([GameModule.load(), ...game.atlases.map(loadAtlas)]);
   module = loaded;
   atlases = pictures;
-  attachTouches(canvas, () => stage, sendTouch, () => { sound.unlock(); tilt.permit(); });
+  attachTouches(canvas, () => stage, sendTouch, () => tilt.permit());
   new ResizeObserver(fit).observe($("#pg-stage"));
   start(chosenSeed());
   running = true;
@@ -254,6 +263,8 @@ $("#language")?.addEventListener("change", () => {
   applyTranslations();
   if (score !== null) showScore(score);
 });
+// Browsers start audio only from a gesture: the first touch, click or key anywhere.
+addEventListener("pointerdown", () => sound.unlock());
 addEventListener("keydown", () => sound.unlock());
 
 main().catch(fail);
