@@ -427,6 +427,10 @@ def canvas_pixel(driver, x: float, y: float):
                                        x, y))
 
 
+def canvas_rect(driver) -> dict:
+    return driver.execute_script("return document.querySelector('#pg-canvas').getBoundingClientRect().toJSON()")
+
+
 def client_point(driver, x: float, y: float) -> tuple[float, float]:
     """The viewport position of stage point (x, y)."""
     return tuple(driver.execute_script("""
@@ -566,15 +570,19 @@ def test_page_on_a_phone_fits_the_stage_to_the_width_and_suggests_landscape(own_
     with viewport(browser, 390, 844, mobile=True):
         open_page(browser, own_server.url("/playground/?lang=it"))
         wait(browser, lambda d: state(d) == "running", lambda: f"not running: {state(browser)}")
-        rect = browser.execute_script("return document.querySelector('#pg-canvas').getBoundingClientRect().toJSON()")
+        rect = canvas_rect(browser)
         assert abs(rect["width"] - 390) < 1 and abs(rect["height"] - 292.5) < 1, rect
         hint = browser.find_element(By.CSS_SELECTOR, ".pg-rotate")
         assert hint.is_displayed() and "orizzontale" in hint.text
         scroll = browser.execute_script("return [document.scrollingElement.scrollWidth, innerWidth, document.scrollingElement.scrollHeight, innerHeight]")
         assert scroll[0] <= scroll[1] and scroll[2] <= scroll[3], scroll
         assert severe_console_entries(browser) == []
-    with viewport(browser, 844, 390, mobile=True):
+    with viewport(browser, 844, 390, mobile=True):  # on its side: the stage takes the full height
         wait(browser, lambda d: not d.find_element(By.CSS_SELECTOR, ".pg-rotate").is_displayed(), "the hint stays in landscape")
+        rect = wait(browser, lambda d: canvas_rect(d)["height"] > 389 and canvas_rect(d),
+                    lambda: f"the stage does not fill the height: {canvas_rect(browser)}")
+        assert abs(rect["width"] - 520) < 1 and rect["right"] <= 844, rect
+        assert browser.find_element(By.ID, "pg-record").is_displayed()
 
 
 def test_sounds_are_short_soft_and_heard(own_server, browser):
