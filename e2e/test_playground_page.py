@@ -284,11 +284,12 @@ def get(i: int) -> bytes:
 
 
 STORE, FSTORE, LOAD = b"\x36\x02\x00", b"\x38\x02\x00", b"\x28\x02\x00"
-ADD, EQ, EQZ, END, ELSE, UNREACHABLE = b"\x6a", b"\x46", b"\x45", b"\x0b", b"\x05", b"\x00"
+ADD, REM, EQ, EQZ, END, ELSE, UNREACHABLE = b"\x6a", b"\x70", b"\x46", b"\x45", b"\x0b", b"\x05", b"\x00"
 
 # The module's memory: its draw list at 1024 (a red stage, then a blue 40×40 square whose
-# translation is the last touch), its one event at 2048 (kind 2, the score in CarWorld's
-# table: the sum of the frames' milliseconds), the number of frames at 2100.
+# translation is the last touch), its events at 2048: kind 2 (the score in CarWorld's table:
+# the sum of the frames' milliseconds) and, every 30th frame, kind 1 (sound 0); the number of
+# frames at 2100.
 LIST_AT, EVENTS_AT, FRAMES_AT = 1024, 2048, 2100
 SQUARE_TX = LIST_AT + 12 + 56 + 20
 
@@ -297,7 +298,7 @@ def hand_module(*, stage=(1024.0, 768.0), imports=(), trap_in_frame=False, drop_
     """A WebAssembly module that speaks the host protocol (every export real, computed from
     its inputs), written instruction by instruction."""
     listing = draw_list(quad(IDENTITY, stage[0], stage[1], RED), quad(translate(-100, -100), 40, 40, BLUE))
-    event = struct.pack("<IHHiff", 0, 2, 0, 0, 0, 0)
+    events = struct.pack("<IHHiff", 0, 2, 0, 0, 0, 0) + struct.pack("<IHHiff", 0, 1, 0, 0, 0, 0)
     types = [
         (bytes([I32, I32]), bytes([I32])),  # 0 pg_start
         (b"", bytes([F32])),  # 1 stage sizes
@@ -320,7 +321,8 @@ def hand_module(*, stage=(1024.0, 768.0), imports=(), trap_in_frame=False, drop_
         ("pg_draw_list", 4, const(LIST_AT)),
         ("pg_draw_list_size", 4, const(len(listing))),
         ("pg_events", 4, const(EVENTS_AT)),
-        ("pg_events_count", 4, const(1)),
+        # Two events every 30th frame (the second a sound), else one.
+        ("pg_events_count", 4, const(FRAMES_AT) + LOAD + const(30) + REM + EQZ + const(1) + ADD),
     ]
     imported = [(module, field, 5 if field == "putchar" else 6) for module, field in imports]
     wasm = b"\0asm" + struct.pack("<I", 1)
@@ -336,7 +338,7 @@ def hand_module(*, stage=(1024.0, 768.0), imports=(), trap_in_frame=False, drop_
     bodies = [b"\x00" + body + END for _, _, body in functions]  # no locals
     wasm += section(10, vec([uleb(len(body)) + body for body in bodies]))
     wasm += section(11, vec([b"\x00" + const(LIST_AT) + END + vec([bytes([b]) for b in listing]),
-                             b"\x00" + const(EVENTS_AT) + END + vec([bytes([b]) for b in event])]))
+                             b"\x00" + const(EVENTS_AT) + END + vec([bytes([b]) for b in events])]))
     return wasm
 
 
@@ -603,3 +605,33 @@ def test_sounds_are_short_soft_and_heard(own_server, browser):
     for index, sound in enumerate(measured):
         assert 0.02 < sound["peak"] <= 0.35, f"sound {index}: peak {sound['peak']}"
         assert sound["heardUntil"] <= min(1.0, sound["length"] + 0.05), f"sound {index}: {sound}"
+
+
+def played(driver) -> int:
+    return driver.execute_script("return quintetPlayground.soundsPlayed()")
+
+
+def frames(driver) -> int:
+    return driver.execute_script("return quintetPlayground.frames()")
+
+
+def test_module_sounds_play_after_a_press_and_the_sound_button_mutes_them(own_server, installed, browser):
+    open_page(browser, own_server.url("/playground/"))
+    wait(browser, lambda d: state(d) == "running", lambda: f"not running: {state(browser)}")
+    start = frames(browser)
+    wait(browser, lambda d: frames(d) >= start + 60, "the game does not run")
+    assert played(browser) == 0, "sound before any press (browsers refuse it; the page must wait)"
+    click_stage(browser, 500, 300)
+    wait(browser, lambda d: played(d) >= 2, "the module's sound events are not played after a press")
+    button = browser.find_element(By.ID, "pg-sound")
+    assert button.get_attribute("aria-pressed") == "true"
+    button.click()
+    assert button.get_attribute("aria-pressed") == "false"
+    muted_at, start = played(browser), frames(browser)
+    wait(browser, lambda d: frames(d) >= start + 90, "the game does not run")  # 3 sound events
+    assert played(browser) == muted_at
+    browser.refresh()  # the choice is kept
+    wait(browser, lambda d: state(d) == "running", lambda: f"not running: {state(browser)}")
+    assert browser.find_element(By.ID, "pg-sound").get_attribute("aria-pressed") == "false"
+    browser.find_element(By.ID, "pg-sound").click()
+    assert severe_console_entries(browser) == []

@@ -31,6 +31,18 @@ let log = null; // the InputLog while recording
 let lastTilt = null;
 let score = null;
 let running = false;
+let soundsPlayed = 0;
+let frames = 0; // pg_frame calls since the page loaded
+
+/** What tests and the screenshot script read of the running page. */
+window.quintetPlayground = {
+  /** The sounds played so far (asked for by the module while sound was on and unlocked). */
+  soundsPlayed: () => soundsPlayed,
+  /** The frames run since the page loaded. */
+  frames: () => frames,
+  /** The seed of the game running now. */
+  seed: () => seed,
+};
 
 /** Shows the page's state: loading, running or error (with the error's message). */
 function setState(state, detail = "") {
@@ -88,7 +100,10 @@ function showScore(value) {
 /** Acts on the last frame's events: sounds, the score, the win. */
 function handleEvents() {
   for (const event of module.events()) {
-    if (event.kind === SOUND_EVENT) { sound.play(game.sounds, event.subject); continue; }
+    if (event.kind === SOUND_EVENT) {
+      if (sound.play(game.sounds, event.subject)) soundsPlayed += 1;
+      continue;
+    }
     if (game.won(event)) { won = true; announce(t("playground.won")); }
     const value = game.score(event);
     if (value !== null) showScore(value);
@@ -112,6 +127,7 @@ function step(dt) {
     lastTilt = reading;
   }
   module.frame(dt);
+  frames += 1;
   if (log) log.frame(dt);
   draw();
   handleEvents();
