@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import shutil
 import struct
 import zlib
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from conftest import ARTIFACTS, REPO, launch_browser, open_page, severe_console_entries, start_server, stop_server, wait
 from test_shell import viewport
@@ -484,6 +486,18 @@ def test_page_runs_the_module_draws_the_stage_and_shows_its_score(own_server, in
         assert browser.find_element(By.ID, "pg-score").text.startswith("Score ")
         assert browser.find_element(By.TAG_NAME, "h1").text == "Playground"
         assert browser.find_element(By.ID, "pg-game").text == "CarWorld"
+        # The frame-rate readout, on demand.
+        assert not browser.find_element(By.ID, "pg-fps").is_displayed()
+        browser.find_element(By.ID, "pg-fps-toggle").click()
+        wait(browser, lambda d: re.fullmatch(r"\d+ fps", d.find_element(By.ID, "pg-fps").text), "no frame rate shown")
+        browser.find_element(By.ID, "pg-fps-toggle").click()
+        assert not browser.find_element(By.ID, "pg-fps").is_displayed()
+        # The bar follows the language picker, the score's number included.
+        Select(browser.find_element(By.ID, "language")).select_by_value("it")
+        wait(browser, lambda d: d.find_element(By.ID, "pg-score").text.startswith("Punti "), "the score is not translated")
+        assert browser.find_element(By.ID, "pg-record").text == "Registra gli input"
+        assert browser.find_element(By.ID, "pg-game").text == "Il mondo delle auto"
+        Select(browser.find_element(By.ID, "language")).select_by_value("en")
         assert severe_console_entries(browser) == []
 
 
