@@ -441,8 +441,6 @@ export default {
   "tempo.bpm": "BPM",
   "tempo.confidence": "Confidence",
   "tempo.candidates": "Other readings",
-  "placeholder.heading": "Not built yet",
-  "placeholder.body": "This part of Quintet is planned but not built yet. The page will work here as soon as its issue lands; until then nothing on it pretends to.",
   "placeholder.back": "Back to all five systems",
   "status.checking": "Checking the server…",
   "status.ok": "Server running, version {version}",

@@ -441,8 +441,6 @@ export default {
   "tempo.bpm": "BPM",
   "tempo.confidence": "Affidabilità",
   "tempo.candidates": "Altre letture",
-  "placeholder.heading": "Non ancora costruito",
-  "placeholder.body": "Questa parte di Quintet è prevista ma non ancora costruita. La pagina funzionerà qui appena arriva il suo sviluppo; fino ad allora non finge di funzionare.",
   "placeholder.back": "Torna ai cinque sistemi",
   "status.checking": "Controllo del server…",
   "status.ok": "Server attivo, versione {version}",
