@@ -649,3 +649,23 @@ def test_module_sounds_play_after_a_press_and_the_sound_button_mutes_them(own_se
     assert browser.find_element(By.ID, "pg-sound").get_attribute("aria-pressed") == "false"
     browser.find_element(By.ID, "pg-sound").click()
     assert severe_console_entries(browser) == []
+
+
+def test_tilt_is_gravity_in_device_axes_from_motion_or_from_orientation(own_server, browser):
+    open_page(browser, own_server.url("/"))
+    answer = run(browser, """
+        const { Tilt, tiltOfOrientation } = await import("/playground/input.js");
+        const round = ({ x, y, z }) => [x, y, z].map((v) => Math.round(v * 1000) / 1000 + 0);
+        const angles = [[0, 0], [90, 0], [0, 90], [0, -90], [45, 0]].map(([b, g]) => round(tiltOfOrientation(b, g)));
+        const tilt = new Tilt();
+        const before = tilt.latest();
+        dispatchEvent(new DeviceOrientationEvent("deviceorientation", { alpha: 0, beta: 90, gamma: 0 }));
+        const fromOrientation = tilt.latest();
+        dispatchEvent(new DeviceMotionEvent("devicemotion", { accelerationIncludingGravity: { x: -9.81, y: 0, z: 0 } }));
+        dispatchEvent(new DeviceOrientationEvent("deviceorientation", { alpha: 0, beta: 0, gamma: 0 }));
+        return { angles, before, fromOrientation, fromMotion: tilt.latest() };""")
+    # Flat on a table: gravity's reaction along +z; upright: +y; on its right or left side: ∓x.
+    assert answer["angles"] == [[0, 0, 1], [0, 1, 0], [-1, 0, 0], [1, 0, 0], [0, 0.707, 0.707]]
+    assert answer["before"] is None
+    assert answer["fromOrientation"] == {"x": 0, "y": 1, "z": 0}
+    assert answer["fromMotion"] == {"x": -1, "y": 0, "z": 0}, "orientation overrode a device that gives motion"
