@@ -287,6 +287,7 @@ def get(i: int) -> bytes:
 
 STORE, FSTORE, LOAD = b"\x36\x02\x00", b"\x38\x02\x00", b"\x28\x02\x00"
 ADD, REM, EQ, EQZ, END, ELSE, UNREACHABLE = b"\x6a", b"\x70", b"\x46", b"\x45", b"\x0b", b"\x05", b"\x00"
+GROW, DROP = b"\x40\x00", b"\x1a"
 
 # The module's memory: its draw list at 1024 (a red stage, then a blue 40×40 square whose
 # translation is the last touch), its events at 2048: kind 2 (the score in CarWorld's table:
@@ -296,9 +297,10 @@ LIST_AT, EVENTS_AT, FRAMES_AT = 1024, 2048, 2100
 SQUARE_TX = LIST_AT + 12 + 56 + 20
 
 
-def hand_module(*, stage=(1024.0, 768.0), imports=(), trap_in_frame=False, drop_export=None) -> bytes:
+def hand_module(*, stage=(1024.0, 768.0), imports=(), trap_in_frame=False, drop_export=None, grow=False) -> bytes:
     """A WebAssembly module that speaks the host protocol (every export real, computed from
-    its inputs), written instruction by instruction."""
+    its inputs), written instruction by instruction. With grow, every frame grows its memory
+    by a page (which gives the memory a new ArrayBuffer: views of the old one are empty)."""
     listing = draw_list(quad(IDENTITY, stage[0], stage[1], RED), quad(translate(-100, -100), 40, 40, BLUE))
     events = struct.pack("<IHHiff", 0, 2, 0, 0, 0, 0) + struct.pack("<IHHiff", 0, 1, 0, 0, 0, 0)
     types = [
@@ -317,7 +319,7 @@ def hand_module(*, stage=(1024.0, 768.0), imports=(), trap_in_frame=False, drop_
         ("pg_stage_height", 1, fconst(stage[1])),
         ("pg_input", 2, get(0) + const(1) + EQ + b"\x04\x40" + const(SQUARE_TX) + get(3) + FSTORE
          + const(SQUARE_TX + 4) + get(4) + FSTORE + END),
-        ("pg_frame", 3, (UNREACHABLE if trap_in_frame else b"")
+        ("pg_frame", 3, (UNREACHABLE if trap_in_frame else b"") + (const(1) + GROW + DROP if grow else b"")
          + const(EVENTS_AT + 8) + const(EVENTS_AT + 8) + LOAD + get(0) + ADD + STORE
          + const(FRAMES_AT) + const(FRAMES_AT) + LOAD + const(1) + ADD + STORE),
         ("pg_draw_list", 4, const(LIST_AT)),
@@ -355,6 +357,7 @@ LOAD_MODULE = """
     game.input(1, 1, 0, 412.5, 300.125, 0);
     try { game.frame(16); game.frame(17); } catch (err) { return { ...out, trap: [err.code, err.message] }; }
     const { buffer, ptr, size } = game.drawList();
+    out.memoryBytes = buffer.byteLength;
     const view = new DataView(buffer, ptr, size);
     out.square = [view.getFloat32(68 + 20, true), view.getFloat32(68 + 24, true)];
     out.events = game.events();
@@ -372,6 +375,10 @@ def test_host_runs_a_module_through_the_contracts_exports(own_server, browser):
     assert answer["otherGame"][0] == "game" and "no game 3" in answer["otherGame"][1]
     assert answer["square"] == [412.5, 300.125]
     assert answer["events"] == [{"frame": 0, "kind": 2, "subject": 0, "value": 33, "x": 0, "y": 0}]
+    # A memory that grows between frames is read through its new buffer.
+    grown = load_module(browser, hand_module(grow=True))
+    assert grown["memoryBytes"] == 3 * 65536 and grown["square"] == [412.5, 300.125], grown
+    assert grown["events"][0]["value"] == 33
     # putchar is the one import the host gives.
     assert "stage" in load_module(browser, hand_module(imports=[("env", "putchar")]))
 
