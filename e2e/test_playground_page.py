@@ -584,8 +584,22 @@ def test_recorded_input_log_is_offered_and_follows_the_contract(own_server, inst
     frames = [int(line[2:]) for line in lines if line.startswith("f ")]
     assert len(frames) >= 3 and all(0 <= f <= 100 for f in frames)
     assert {line.split()[0] for line in lines[3:]} <= {"t", "a", "f"}
-    # The module saw the same frames: its score is their sum (shown after the last frame).
     assert link.text == f"Download input log ({len(frames)} frames)"
+    # The log replays in the browser (host.js's replay, as `quintet playground replay` natively)
+    # on a fresh instance: the hand module's score is the sum of the frames it was given.
+    replayed = run(browser, """
+        const { GameModule, replay } = await import("/playground/host.js");
+        const { parseInputLog } = await import("/playground/input.js");
+        const game = await GameModule.load();
+        const result = replay(game, parseInputLog(args[0]), 0);
+        const { buffer, ptr, size } = game.drawList();
+        const view = new DataView(buffer, ptr, size);
+        return { ...result, square: [view.getFloat32(88, true), view.getFloat32(92, true)] };""", log)
+    assert replayed["game"] == "carworld" and replayed["seed"] == 7
+    assert replayed["frames"] == len(frames) and replayed["milliseconds"] == sum(frames)
+    assert [e["value"] for e in replayed["events"] if e["kind"] == 2][-1] == sum(frames)
+    assert len([e for e in replayed["events"] if e["kind"] == 1]) == len(frames) // 30
+    assert replayed["square"] == [x, y]
     assert severe_console_entries(browser) == []
 
 
@@ -606,6 +620,46 @@ def test_page_on_a_phone_fits_the_stage_to_the_width_and_suggests_landscape(own_
                     lambda: f"the stage does not fill the height: {canvas_rect(browser)}")
         assert abs(rect["width"] - 520) < 1 and rect["right"] <= 844, rect
         assert browser.find_element(By.ID, "pg-record").is_displayed()
+
+
+def test_input_logs_are_read_by_the_rules_of_the_native_replay(own_server, browser):
+    open_page(browser, own_server.url("/"))
+    header = "quintet-playground-log 1\ngame carworld\n"
+    cases = {
+        "good": header + "seed 9\nt 0 0 412.5 300.125     # a comment\n\na 0 -0.5 -0.8\nf 16\n",
+        "noSeed": header + "f 0\n",
+        "empty": "",
+        "notALog": "hello\n",
+        "version": "quintet-playground-log 2\n",
+        "noGame": "quintet-playground-log 1\nseed 1\n",
+        "longFrame": header + "f 101\n",
+        "phase": header + "t 0 5 1 1\n",
+        "number": header + "t 0 0 1 nan\n",
+        "fields": header + "a 1 2\n",
+        "seed": header + "seed 4294967296\n",
+        "line": header + "x 1\n",
+    }
+    read = run(browser, """
+        const { parseInputLog } = await import("/playground/input.js");
+        const out = {};
+        for (const [name, text] of Object.entries(args[0])) {
+          try { out[name] = parseInputLog(text); } catch (err) { out[name] = `${err.name}: ${err.message}`; }
+        }
+        return out;""", cases)
+    assert read["good"] == {"game": "carworld", "seed": 9, "items": [
+        {"kind": "touch", "id": 0, "phase": 0, "x": 412.5, "y": 300.125},
+        {"kind": "tilt", "x": 0, "y": -0.5, "z": -0.8}, {"kind": "frame", "ms": 16}]}
+    assert read["noSeed"]["seed"] == 1
+    assert read["empty"] == "InputLogError: line 1: empty log"
+    assert read["notALog"].startswith("InputLogError: line 1: not a playground input log")
+    assert read["version"] == "InputLogError: line 1: unknown log version 2"
+    assert read["noGame"].startswith("InputLogError: line ") and "no `game` line" in read["noGame"]
+    assert read["longFrame"] == "InputLogError: line 3: a frame of 101 ms (0–100)"
+    assert read["phase"] == "InputLogError: line 3: touch phase 5 is not 0–4"
+    assert read["number"] == "InputLogError: line 3: `t` needs a finite number in field 5"
+    assert read["fields"] == "InputLogError: line 3: `a` takes: x, y, z"
+    assert read["seed"].startswith("InputLogError: line 3: `seed` takes")
+    assert read["line"].startswith("InputLogError: line 3: unknown line `x`")
 
 
 def test_sounds_are_short_soft_and_heard(own_server, browser):

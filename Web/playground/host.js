@@ -155,6 +155,31 @@ export class GameModule {
   }
 }
 
+/** Runs a parsed input log (input.js's parseInputLog) on module as game index from the log's
+ *  seed, as `quintet playground replay` does natively: { game, seed, frames, milliseconds,
+ *  events } with every frame's events in order (the native replay's JSON has the same fields).
+ *  Numbers go to the module as JavaScript numbers (doubles) that the call rounds to f32; the
+ *  native parser reads the text straight to f32: the two agree on everything the page's
+ *  recorder writes (1/8 point, 1/1024 g), and for a hand-written decimal except in the rare
+ *  case where rounding twice differs from rounding once. */
+export function replay(module, log, index) {
+  module.start(index, log.seed);
+  const out = { game: log.game, seed: log.seed, frames: 0, milliseconds: 0, events: [] };
+  for (const item of log.items) {
+    if (item.kind === "frame") {
+      module.frame(item.ms);
+      out.frames += 1;
+      out.milliseconds += item.ms;
+      out.events.push(...module.events());
+    } else if (item.kind === "touch") {
+      module.input(1, item.id, item.phase, item.x, item.y, 0);
+    } else {
+      module.input(2, 0, 1, item.x, item.y, item.z);
+    }
+  }
+  return out;
+}
+
 /** The regions of an atlas JSON: an array of {x, y, w, h} by region index, or an object
  *  holding one under "regions", or an object keyed by the region numbers. */
 export function atlasRegions(json) {

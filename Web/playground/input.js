@@ -130,3 +130,82 @@ export class InputLog {
 
   text() { return `${this.lines.join("\n")}\n`; }
 }
+
+/** A line of an input log that cannot be read: its number (from 1) and what is wrong. */
+export class InputLogError extends Error {
+  constructor(line, message) {
+    super(`line ${line}: ${message}`);
+    this.name = "InputLogError";
+    this.line = line;
+  }
+}
+
+const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+const WHOLE = /^[-+]?\d+$/;
+
+/** Reads an input log (the format InputLog writes and `quintet playground replay` reads, with
+ *  the same rules: `#` starts a comment, blank lines are skipped, the first line is
+ *  `quintet-playground-log 1`, `game` is required, `seed` defaults to 1, frames are 0…100 ms):
+ *  { game, seed, items } where an item is { kind: "touch", id, phase, x, y },
+ *  { kind: "tilt", x, y, z } or { kind: "frame", ms }. Throws InputLogError. */
+export function parseInputLog(text) {
+  let game = null, seed = 1, sawHeader = false;
+  const items = [];
+  const lines = text.split("\n");
+  lines.forEach((raw, index) => {
+    const number = index + 1;
+    const words = raw.replace(/#.*/, "").split(/[ \t\r]+/).filter(Boolean);
+    if (!words.length) return;
+    const fail = (message) => { throw new InputLogError(number, message); };
+    const head = words[0];
+    if (!sawHeader) {
+      if (head !== "quintet-playground-log") fail("not a playground input log (the first line must be `quintet-playground-log 1`)");
+      if (words.length !== 2 || words[1] !== "1") fail(`unknown log version ${words.slice(1).join(" ")}`);
+      sawHeader = true;
+      return;
+    }
+    const float = (i) => {
+      const v = Number(words[i]);
+      if (!DECIMAL.test(words[i] ?? "") || !Number.isFinite(v)) fail(`\`${head}\` needs a finite number in field ${i + 1}`);
+      return v;
+    };
+    const int = (i) => {
+      const v = Number(words[i]);
+      if (!WHOLE.test(words[i] ?? "") || v < -(2 ** 31) || v >= 2 ** 31) fail(`\`${head}\` needs a whole number in field ${i + 1}`);
+      return v;
+    };
+    switch (head) {
+      case "game":
+        if (words.length !== 2) fail("`game` takes one name");
+        game = words[1];
+        break;
+      case "seed":
+        if (words.length !== 2 || !/^\+?\d+$/.test(words[1]) || Number(words[1]) > 0xffffffff) fail("`seed` takes a whole number 0…4294967295");
+        seed = Number(words[1]);
+        break;
+      case "t": {
+        if (words.length !== 5) fail("`t` takes: touch id, phase (0–4), x, y");
+        const id = int(1), phase = int(2);
+        if (phase < 0 || phase > 4) fail(`touch phase ${phase} is not 0–4`);
+        items.push({ kind: "touch", id, phase, x: float(3), y: float(4) });
+        break;
+      }
+      case "a":
+        if (words.length !== 4) fail("`a` takes: x, y, z");
+        items.push({ kind: "tilt", x: float(1), y: float(2), z: float(3) });
+        break;
+      case "f": {
+        if (words.length !== 2) fail("`f` takes the frame's milliseconds");
+        const ms = int(1);
+        if (ms < 0 || ms > 100) fail(`a frame of ${ms} ms (0–100)`);
+        items.push({ kind: "frame", ms });
+        break;
+      }
+      default:
+        fail(`unknown line \`${head}\` (expected game, seed, t, a or f)`);
+    }
+  });
+  if (!sawHeader) throw new InputLogError(Math.max(lines.length, 1), "empty log");
+  if (game === null) throw new InputLogError(lines.length, "no `game` line");
+  return { game, seed, items };
+}
