@@ -13,8 +13,10 @@ export const GAMES = [
     titleKey: "playground.carworld.title",
     atlases: ["carworld"],
     sounds: SOUNDS.carworld,
+    /** The score shown from the start, before any event. */
+    startScore: 0,
     /** CarWorld's events (docs/playground.md, CarWorld): 2 the score changed (value: the new
-     *  score), 3 the game is won (value: the score). */
+     *  score; 0 after a win starts a new round), 3 the game is won (value: the score). */
     score: (event) => (event.kind === 2 || event.kind === 3 ? event.value : null),
     won: (event) => event.kind === 3,
   },

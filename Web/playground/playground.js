@@ -106,6 +106,7 @@ function handleEvents() {
     }
     if (game.won(event)) { won = true; announce(t("playground.won")); }
     const value = game.score(event);
+    if (value === 0) won = false; // a new round
     if (value !== null) showScore(value);
   }
 }
@@ -177,6 +178,7 @@ function start(newSeed, record = false) {
   $("#pg-score").textContent = "";
   score = null;
   won = false;
+  if (game.startScore !== undefined) showScore(game.startScore);
   fit();
   step(0);
 }
