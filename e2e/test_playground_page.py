@@ -730,3 +730,32 @@ def test_tilt_is_gravity_in_device_axes_from_motion_or_from_orientation(own_serv
     assert answer["before"] is None
     assert answer["fromOrientation"] == {"x": 0, "y": 1, "z": 0}
     assert answer["fromMotion"] == {"x": -1, "y": 0, "z": 0}, "orientation overrode a device that gives motion"
+
+
+# --- The game module `make wasm` builds -------------------------------------------------------
+
+
+def distinct_colours(driver) -> int:
+    """The number of distinct colours in a 32×24 grid of the canvas's pixels."""
+    return driver.execute_script("""
+        const c = document.querySelector("#pg-canvas"); const g = c.getContext("2d");
+        const data = g.getImageData(0, 0, c.width, c.height).data; const seen = new Set();
+        for (let j = 0; j < 24; j++) for (let i = 0; i < 32; i++) {
+          const k = 4 * (Math.floor((j + 0.5) * c.height / 24) * c.width + Math.floor((i + 0.5) * c.width / 32));
+          seen.add(`${data[k]},${data[k + 1]},${data[k + 2]},${data[k + 3]}`);
+        }
+        return seen.size;""")
+
+
+def test_page_runs_the_built_carworld_module(server, browser):
+    module, atlas = WEB / "playground" / "playground.wasm", WEB / "playground" / "atlas" / "carworld.png"
+    assert module.is_file() and atlas.is_file(), f"{module} or {atlas} is missing: build them with `make wasm`"
+    with viewport(browser, 1024, 768, mobile=False):
+        open_page(browser, server.url("/playground/?seed=1"))
+        wait(browser, lambda d: state(d) in ("running", "error"), lambda: f"the game did not load: {state(browser)}")
+        assert state(browser) == "running", browser.find_element(By.ID, "pg-state").text
+        assert browser.find_element(By.ID, "pg-score").text == "Score 0"
+        start = frames(browser)
+        wait(browser, lambda d: frames(d) >= start + 30, "the game does not run")
+        assert distinct_colours(browser) >= 8, "the canvas does not show a drawn scene"
+        assert severe_console_entries(browser) == []
