@@ -84,7 +84,7 @@ def run(driver, body: str, *args):
 
 
 PAINT = """
-    const { drawList } = await import("/playground/draw.js");
+    const { drawList, listImages } = await import("/playground/draw.js");
     const [b64, width, height, scale] = args;
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     // The list at an offset in a bigger buffer, as in a module's memory.
@@ -98,7 +98,7 @@ PAINT = """
     const atlases = [{ image: sheet, regions: [{ x: 0, y: 0, w: 4, h: 4 }, { x: 4, y: 0, w: 4, h: 4 }] }];
     const drawn = drawList(ctx, memory.buffer, 40, bytes.length, { scale, atlases });
     const pixels = Array.from(ctx.getImageData(0, 0, width, height).data);
-    return { drawn, pixels };"""
+    return { drawn, pixels, images: listImages(memory.buffer, 40, bytes.length) };"""
 
 
 class Canvas:
@@ -116,8 +116,10 @@ class Canvas:
         return sum(1 for y in range(y0, y1) for x in range(x0, x1) if predicate(self[x, y]))
 
 
-def paint(driver, data: bytes, width=240, height=160, scale=1.0) -> tuple[int, Canvas]:
+def paint(driver, data: bytes, width=240, height=160, scale=1.0, images=None) -> tuple[int, Canvas]:
     answer = run(driver, PAINT, base64.b64encode(data).decode(), width, height, scale)
+    if images is not None:
+        images.extend(answer["images"])
     return answer["drawn"], Canvas(width, answer["pixels"])
 
 
@@ -167,8 +169,11 @@ def test_draw_list_paints_quads_images_and_text_where_the_transforms_put_them(ow
         image(translate(190, 10), 20, 20, 0, 1, alpha=0.5),
         text(translate(130, 60), 100, 40, 30, WHITE, 1, "Hi ✓"),
     )
-    drawn, canvas = paint(browser, data)
+    images = []
+    drawn, canvas = paint(browser, data, images=images)
     assert drawn == 9
+    assert images == [{"atlas": 0, "region": 1, "x": 140, "y": 20}, {"atlas": 0, "region": 0, "x": 170, "y": 20},
+                      {"atlas": 0, "region": 1, "x": 200, "y": 20}]
     assert close(canvas[20, 15], (255, 0, 0, 255)), canvas[20, 15]
     assert canvas[5, 5][3] == 0 and canvas[55, 15][3] == 0, "the red quad spilled out of (10,10)-(50,30)"
     # The rotated square covers x 80..100, y 10..30, not 100..120 where it would be unrotated.
@@ -758,4 +763,39 @@ def test_page_runs_the_built_carworld_module(server, browser):
         start = frames(browser)
         wait(browser, lambda d: frames(d) >= start + 30, "the game does not run")
         assert distinct_colours(browser) >= 8, "the canvas does not show a drawn scene"
+        assert severe_console_entries(browser) == []
+
+
+CAR_REGIONS = {1, 2, 3, 4}  # CarWorld's atlas: car-blue, car-purple, car-red, car-yellow
+CAR_STOPPED, CAR_STARTED = 6, 7
+
+
+def cars(driver) -> list[dict]:
+    return [i for i in driver.execute_script("return quintetPlayground.images()") if i["region"] in CAR_REGIONS]
+
+
+def events_of(driver, kind: int) -> list[dict]:
+    return [e for e in driver.execute_script("return quintetPlayground.events()") if e["kind"] == kind]
+
+
+def test_a_tapped_car_stops_and_a_second_tap_starts_it_again(server, browser):
+    assert (WEB / "playground" / "playground.wasm").is_file(), "build the module with `make wasm`"
+    with viewport(browser, 1024, 768, mobile=False):
+        open_page(browser, server.url("/playground/?seed=1"))
+        wait(browser, lambda d: state(d) == "running", lambda: f"not running: {state(browser)}")
+        inside = lambda c: 80 < c["x"] < 944 and 80 < c["y"] < 688  # noqa: E731
+        car = wait(browser, lambda d: next((c for c in cars(d) if inside(c)), None), "no car on the stage", timeout=20)
+        click_stage(browser, car["x"], car["y"])
+        stopped = wait(browser, lambda d: events_of(d, CAR_STOPPED), lambda: f"the tapped car did not stop: {car}")[0]
+        assert abs(stopped["x"] - car["x"]) < 20 and abs(stopped["y"] - car["y"]) < 20, (stopped, car)
+        # Stopped: half a second later a car is still drawn there.
+        start = frames(browser)
+        wait(browser, lambda d: frames(d) >= start + 30, "the game does not run")
+        here = [c for c in cars(browser) if abs(c["x"] - stopped["x"]) < 3 and abs(c["y"] - stopped["y"]) < 3]
+        assert here, f"the stopped car moved: {cars(browser)}"
+        click_stage(browser, here[0]["x"], here[0]["y"])
+        started = wait(browser, lambda d: events_of(d, CAR_STARTED), "the car did not start again")[0]
+        assert started["subject"] == stopped["subject"], (started, stopped)  # the same car id
+        wait(browser, lambda d: not [c for c in cars(d) if abs(c["x"] - stopped["x"]) < 3 and abs(c["y"] - stopped["y"]) < 3],
+             "the started car does not move")
         assert severe_console_entries(browser) == []

@@ -161,6 +161,28 @@ export function drawList(ctx, buffer, ptr, size, { scale = 1, atlases = [] } = {
   return count;
 }
 
+/** The images of a draw list, where they are: [{atlas, region, x, y}] with (x, y) the stage
+ *  point their box's centre lands on (tests aim taps with it). */
+export function listImages(buffer, ptr, size) {
+  const view = new DataView(buffer, ptr, size);
+  const images = [];
+  let at = HEADER_BYTES;
+  for (let i = view.getUint32(4, true); i > 0 && at + COMMON_BYTES <= size; i -= 1) {
+    const op = view.getUint32(at, true);
+    const f = (k) => view.getFloat32(at + 4 * k, true);
+    if (op === OP_IMAGE) {
+      const cx = f(8) / 2, cy = f(9) / 2;
+      images.push({ atlas: view.getUint32(at + 40, true), region: view.getUint32(at + 44, true),
+        x: f(1) * cx + f(3) * cy + f(5), y: f(2) * cx + f(4) * cy + f(6) });
+    }
+    if (op === OP_QUAD) at += 56;
+    else if (op === OP_IMAGE) at += 52;
+    else if (op === OP_TEXT) at += 56 + ((view.getUint32(at + 52, true) + 3) & ~3);
+    else break;
+  }
+  return images;
+}
+
 /** The count events at byte offset ptr of buffer: [{frame, kind, subject, value, x, y}]. */
 export function readEvents(buffer, ptr, count) {
   if (count <= 0) return [];

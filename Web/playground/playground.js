@@ -5,7 +5,7 @@
 // ?seed=N starts from seed N (else a random one), ?game=NAME picks a game (carworld).
 import { $, announce } from "/common/dom.js";
 import { applyTranslations, t } from "/common/i18n.js";
-import { drawList } from "./draw.js";
+import { drawList, listImages } from "./draw.js";
 import { GAMES, SOUND_EVENT, gameNamed } from "./games.js";
 import { GameModule, HostError, loadAtlas } from "./host.js";
 import { InputLog, TILT, TOUCH, Tilt, attachTouches } from "./input.js";
@@ -33,6 +33,8 @@ let score = null;
 let running = false;
 let soundsPlayed = 0;
 let frames = 0; // pg_frame calls since the page loaded
+const recentEvents = []; // the last EVENTS_KEPT events, for tests
+const EVENTS_KEPT = 500;
 
 /** What tests and the screenshot script read of the running page. */
 window.quintetPlayground = {
@@ -42,6 +44,14 @@ window.quintetPlayground = {
   frames: () => frames,
   /** The seed of the game running now. */
   seed: () => seed,
+  /** The module's last events (up to 500), oldest first. */
+  events: () => recentEvents.slice(),
+  /** The images of the last frame and where they are in stage points (draw.js's listImages). */
+  images: () => {
+    if (!module) return [];
+    const { buffer, ptr, size } = module.drawList();
+    return listImages(buffer, ptr, size);
+  },
 };
 
 /** Shows the page's state: loading, running or error (with the error's message). */
@@ -100,6 +110,8 @@ function showScore(value) {
 /** Acts on the last frame's events: sounds, the score, the win. */
 function handleEvents() {
   for (const event of module.events()) {
+    recentEvents.push(event);
+    if (recentEvents.length > EVENTS_KEPT) recentEvents.shift();
     if (event.kind === SOUND_EVENT) {
       if (sound.play(game.sounds, event.subject)) soundsPlayed += 1;
       continue;
