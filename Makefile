@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-explorer bench-check fuzz fuzz-api clean
+.PHONY: run build test e2e wasm bench-playground e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-explorer bench-check fuzz fuzz-api clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -14,7 +14,7 @@ PYTEST = e2e/.venv/bin/python -m pytest e2e -q
 RELEASE_BUILD = swift build -c release --product quintet --static-swift-stdlib
 
 # Build in release and start the server (Ctrl-C stops it cleanly).
-run: web-assets
+run: web-assets wasm
 	$(RELEASE_BUILD)
 	.build/release/quintet serve
 
@@ -24,12 +24,12 @@ build:
 
 # Everything CI checks: system packages and venv, the Swift tests, then the e2e suite
 # against the binary that `swift test` just built (one compile, not two).
-test: bootstrap web-assets
+test: bootstrap web-assets wasm
 	swift test
 	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
 
 # Only the e2e suite (real server, real Chromium), against an existing debug build.
-e2e: bootstrap web-assets
+e2e: bootstrap web-assets wasm
 	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
 
 # The e2e checks too slow for `make test`: the 100,000-song whole-library map's first frame
@@ -55,6 +55,12 @@ sanitize: bootstrap
 web-assets:
 	bash scripts/web-assets.sh
 
+# The playground's WebAssembly module, Web/playground/playground.wasm (gitignored): Physics2D,
+# Stage, Playground and Wasm/ as Embedded Swift, linked by wasm-ld; only when a source is newer
+# (docs/playground.md, "Building the module").
+wasm:
+	bash scripts/build-wasm
+
 # Install missing system packages (ffmpeg, chromium, chromedriver) and the e2e venv.
 bootstrap:
 	bash scripts/bootstrap.sh
@@ -64,7 +70,7 @@ bootstrap:
 # next to mutagen and tinytag, and a 60-minute accelerometer log through `quintet cadence`.
 # Every bench-* writes its raw results to Benchmarks/results/<bench>-<UTC time>.json
 # (scripts/bench_result.py); docs/benchmarks.md describes them.
-bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-graph
+bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-graph bench-playground
 
 bench-fft:
 	bash scripts/bench-fft.sh
@@ -118,6 +124,13 @@ endif
 # fallback. Against the debug build; docs/graph.md, "The explorer".
 bench-explorer: bootstrap web-assets
 	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python scripts/bench-explorer.py --nodes $(or $(NODES),2000) --seconds $(or $(SECONDS),5)$(if $(BOTH), --both)
+
+# The playground in the browser (docs/playground.md): pyramid20 stepped natively (release
+# `quintet playground bench`) and as the wasm module in headless Chromium, same machine, same
+# run: ms per step each and the ratio wasm / native; STEPS (default 600), RUNS (default 3).
+# (The CarWorld-with-50-cars half comes with CarWorld.)
+bench-playground: bootstrap wasm
+	bash scripts/bench-playground --steps $(or $(STEPS),600) --runs $(or $(RUNS),3)
 
 # The newest result of each bench against the committed ratio thresholds
 # (Benchmarks/thresholds.json): prints every comparison, names each regression, fails on any.

@@ -188,6 +188,7 @@ let package = Package(
         .testTarget(name: "TempoTests", dependencies: ["Tempo", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "CadenceTests", dependencies: ["Cadence", "AudioCore"], swiftSettings: swiftSettings),
         .testTarget(name: "Physics2DTests", dependencies: ["Physics2D"], swiftSettings: swiftSettings),
+        .testTarget(name: "StageTests", dependencies: ["Stage", "Physics2D"], swiftSettings: swiftSettings),
         .testTarget(name: "PlaygroundTests", dependencies: ["Playground", "Stage", "Physics2D"], swiftSettings: swiftSettings),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "QuintetStore", "AudioCore", "MediaTags", "WireFormats", grdb], swiftSettings: swiftSettings),
         .testTarget(name: "CrowdTests", dependencies: ["Crowd", grdb], swiftSettings: swiftSettings),

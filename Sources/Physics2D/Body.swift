@@ -44,8 +44,10 @@ public final class Body {
     public let type: BodyType
     /// Shapes in the order they were attached.
     public var shapes: [Shape] { shapeList }
-    /// The world this body lives in (nil once removed).
-    public internal(set) weak var world: World?
+    /// The world this body lives in (nil once removed, or once the world is gone).
+    /// Not `weak` (Embedded Swift has no weak references): the world clears it when it
+    /// removes the body and in its deinit, so it never dangles.
+    public internal(set) unowned(unsafe) var world: World?
     /// Anything the game wants to attach.
     public var userData: AnyObject?
     public var linearDamping: Double {
@@ -119,6 +121,13 @@ public final class Body {
     }
     /// Chains attached to this body, in creation order.
     public var chains: [Chain] { chainList }
+
+    // Shapes and chains the caller still holds must not point at a freed body (their
+    // back references are `unowned(unsafe)`, not `weak`: Embedded Swift has none).
+    deinit {
+        for s in shapeList { s.body = nil }
+        for c in chainList { c.body = nil }
+    }
 
     init(def: BodyDef) {
         type = def.type
@@ -300,6 +309,7 @@ public final class Body {
 
     func detach(_ shape: Shape) {
         shapeList.removeAll { $0 === shape }
+        shape.body = nil   // this body's deinit no longer reaches the shape to clear it
         resetMassData()
     }
 

@@ -40,8 +40,9 @@ public struct ChainDef: Sendable {
 
 /// A chain attached to a body: its segment shapes, one per edge, in order.
 public final class Chain {
-    /// The body the chain belongs to (nil once the body left the world).
-    public internal(set) weak var body: Body?
+    /// The body the chain belongs to (nil once the body is gone). Not `weak` (Embedded
+    /// Swift has none): the body clears it in its deinit.
+    public internal(set) unowned(unsafe) var body: Body?
     /// The vertices the chain was made from (body coordinates).
     public let vertices: [Vec2]
     /// Whether the chain is closed.
@@ -53,6 +54,9 @@ public final class Chain {
     init(vertices: [Vec2], isLoop: Bool, body: Body) {
         self.vertices = vertices; self.isLoop = isLoop; self.body = body
     }
+
+    // The segments' back references to the chain must not outlive it.
+    deinit { for s in shapes { s.chain = nil } }
 }
 
 /// The neighbours of one chain segment (body coordinates), precomputed for the narrow phase.
@@ -93,7 +97,7 @@ extension World {
     /// sensors, and carry the def's friction, restitution and filter. Throws
     /// `GeometryError.tooFewChainVertices` or `.degenerate` (two equal consecutive vertices).
     @discardableResult
-    public func createChain(on body: Body, _ def: ChainDef) throws -> Chain {
+    public func createChain(on body: Body, _ def: ChainDef) throws(GeometryError) -> Chain {
         precondition(body.world === self, "the body is not in this world")
         let v = def.vertices, n = v.count
         if n < 2 || (def.isLoop && n < 3) { throw GeometryError.tooFewChainVertices(n) }

@@ -97,14 +97,8 @@ public struct AABB: Equatable, Sendable {
     }
 }
 
-// Foundation-free trigonometry keeps this file portable; the engine imports Foundation elsewhere.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-@inlinable func _cos(_ x: Double) -> Double { cos(x) }
-@inlinable func _sin(_ x: Double) -> Double { sin(x) }
-@inlinable func _atan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
+// Trigonometry from PortableMath (plain Swift arithmetic), never the platform's libm: the
+// native and the wasm builds must agree bit for bit (docs/playground.md).
+@inlinable func _cos(_ x: Double) -> Double { PortableMath.cos(x) }
+@inlinable func _sin(_ x: Double) -> Double { PortableMath.sin(x) }
+@inlinable func _atan2(_ y: Double, _ x: Double) -> Double { PortableMath.atan2(y, x) }

@@ -1,5 +1,11 @@
 // The engine-neutral scene format `physics-scene/1` (../shared/physics-bench/SCENES.md):
 // loading a scene into a world, and the stability figures of the runner contract.
+//
+// Native only: it reads JSON through Foundation, which the Embedded Swift (wasm) build of
+// Physics2D does not have; scripts/build-wasm leaves this file out, and the guard keeps an
+// accidental inclusion from compiling Foundation code there. BenchScenes.swift builds the
+// benchmark scenes without it.
+#if !hasFeature(Embedded)
 import Foundation
 
 /// Errors raised while reading a scene file.
@@ -387,3 +393,5 @@ public enum StabilityMetrics {
         return report
     }
 }
+
+#endif  // !hasFeature(Embedded)

@@ -84,7 +84,7 @@ public enum Geometry: Equatable, Sendable {
         .polygon(Polygon.box(halfWidth: hx, halfHeight: hy, center: center, angle: angle))
     }
     /// A convex polygon; throws when the points are not strictly convex and counter-clockwise.
-    public static func polygon(vertices: [Vec2]) throws -> Geometry { .polygon(try Polygon(vertices: vertices)) }
+    public static func polygon(vertices: [Vec2]) throws(GeometryError) -> Geometry { .polygon(try Polygon(vertices: vertices)) }
 }
 
 /// A convex polygon with its outward edge normals.
@@ -94,7 +94,7 @@ public struct Polygon: Equatable, Sendable {
     public internal(set) var centroid: Vec2
 
     /// Checks that the vertices are 3...8 points, strictly convex, counter-clockwise.
-    public init(vertices: [Vec2]) throws {
+    public init(vertices: [Vec2]) throws(GeometryError) {
         let n = vertices.count
         if n < 3 { throw GeometryError.tooFewVertices(n) }
         if n > PhysicsSettings.maxPolygonVertices { throw GeometryError.tooManyVertices(n) }
@@ -226,8 +226,9 @@ public struct ShapeDef: Sendable {
 
 /// A shape attached to a body (Box2D's "fixture").
 public final class Shape {
-    /// The body this shape belongs to (nil once the body left the world).
-    public internal(set) weak var body: Body?
+    /// The body this shape belongs to (nil once the body is gone). Not `weak` (Embedded
+    /// Swift has none): the body clears it in its deinit.
+    public internal(set) unowned(unsafe) var body: Body?
     public let geometry: Geometry
     public let density: Double
     public var friction: Double
@@ -252,11 +253,12 @@ public final class Shape {
     let coreRef: PolyRef
     /// For a segment of a chain: its neighbours (ghost vertices); nil for every other shape.
     let ghosts: ChainGhosts?
-    /// The chain this shape is a segment of (nil for ordinary shapes).
-    public internal(set) weak var chain: Chain?
+    /// The chain this shape is a segment of (nil for ordinary shapes). Not `weak`: the
+    /// chain clears it in its deinit.
+    public internal(set) unowned(unsafe) var chain: Chain?
     /// Whether this shape is one segment of a chain (one-sided, smooth across its vertices).
     public var isChainSegment: Bool { ghosts != nil }
-    /// The type of the body (fixed for a body's life), read without the weak reference.
+    /// The type of the body (fixed for a body's life), read without the back reference.
     let bodyType: BodyType
 
     init(def: ShapeDef, body: Body, ghosts: ChainGhosts? = nil) {

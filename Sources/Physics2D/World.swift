@@ -85,6 +85,10 @@ public final class World {
         self.gravity = gravity
     }
 
+    // Bodies the caller still holds must not point at a freed world (`Body.world` is
+    // `unowned(unsafe)`, not `weak`: Embedded Swift has no weak references).
+    deinit { for b in bodies { b.world = nil } }
+
     /// Number of live contacts (pairs with overlapping fat boxes).
     public var contactCount: Int { contacts.count }
     /// Number of contacts currently touching.
