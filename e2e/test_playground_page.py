@@ -752,9 +752,14 @@ def distinct_colours(driver) -> int:
         return seen.size;""")
 
 
+def need_built_game() -> None:
+    """The module and CarWorld's atlas of Web/playground/, which `make e2e` builds."""
+    for path in (WEB / "playground" / "playground.wasm", WEB / "playground" / "atlas" / "carworld.png"):
+        assert path.is_file(), f"{path} is missing: build it with `make wasm` (the module) and scripts/build-atlas (the atlas)"
+
+
 def test_page_runs_the_built_carworld_module(server, browser):
-    module, atlas = WEB / "playground" / "playground.wasm", WEB / "playground" / "atlas" / "carworld.png"
-    assert module.is_file() and atlas.is_file(), f"{module} or {atlas} is missing: build them with `make wasm`"
+    need_built_game()
     with viewport(browser, 1024, 768, mobile=False):
         open_page(browser, server.url("/playground/?seed=1"))
         wait(browser, lambda d: state(d) in ("running", "error"), lambda: f"the game did not load: {state(browser)}")
@@ -779,7 +784,7 @@ def events_of(driver, kind: int) -> list[dict]:
 
 
 def test_a_tapped_car_stops_and_a_second_tap_starts_it_again(server, browser):
-    assert (WEB / "playground" / "playground.wasm").is_file(), "build the module with `make wasm`"
+    need_built_game()
     with viewport(browser, 1024, 768, mobile=False):
         open_page(browser, server.url("/playground/?seed=1"))
         wait(browser, lambda d: state(d) == "running", lambda: f"not running: {state(browser)}")
