@@ -8,7 +8,9 @@ functions, draws a red stage with a blue square where the last touch was, and re
 milliseconds it was given as a score event; served by a server of this file's own whose Web
 folder is the project's with that module (and an atlas) added, so the page runs as it does
 with a real game. Touches go through CDP (real touch events, each finger its own id), the mouse
-through Selenium. Sounds are rendered offline and measured (short, soft, never silent)."""
+through CDP's mouse events. Sounds are rendered offline and measured (short, soft, never
+silent). The last two tests run the game module and atlas `make e2e` builds, on the session's
+server: CarWorld drawn, and a tapped car that stops and starts again."""
 
 from __future__ import annotations
 
