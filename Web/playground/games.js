@@ -1,0 +1,28 @@
+// The games the /playground/ host knows: for each, the index pg_start takes, the name the
+// input log writes, its atlases (loaded before the first frame, in the order of the draw
+// list's atlas numbers), its sound table, and how its own events (kinds other than 1, sound)
+// show on the page. docs/playground.md lists each game's events; this table follows it.
+import { SOUNDS } from "./sound.js";
+
+export const SOUND_EVENT = 1;
+
+export const GAMES = [
+  {
+    index: 0,
+    name: "carworld",
+    titleKey: "playground.carworld.title",
+    atlases: ["carworld"],
+    sounds: SOUNDS.carworld,
+    /** The score shown from the start, before any event. */
+    startScore: 0,
+    /** CarWorld's events (docs/playground.md, CarWorld): 2 the score changed (value: the new
+     *  score; 0 after a win starts a new round), 3 the game is won (value: the score). */
+    score: (event) => (event.kind === 2 || event.kind === 3 ? event.value : null),
+    won: (event) => event.kind === 3,
+  },
+];
+
+/** The game named name (the input log's word, ?game=), or undefined. */
+export function gameNamed(name) {
+  return GAMES.find((game) => game.name === name);
+}

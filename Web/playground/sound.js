@@ -1,0 +1,112 @@
+// The sounds of /playground/, synthesised with Web Audio (no sound files). Each game has a
+// sound table: the module asks for sound i of its game's list with an event of kind 1
+// (docs/playground.md, "Events"). Sounds are for ages 2–5: short, soft, never a bang; every
+// voice peaks well under full scale (e2e/test_playground_page.py renders each one and checks).
+//
+//   const sound = new Sound(); sound.unlock();  // on a touch: browsers start audio on a gesture
+//   sound.play(SOUNDS.carworld, 0);
+
+/** A note of frequency hz from start for length seconds: attack, then an exponential decay. */
+function tone(ctx, out, { type = "sine", hz, start, length, peak, attack = 0.01, glideTo }) {
+  const osc = ctx.createOscillator();
+  const gain = ctx.createGain();
+  osc.type = type;
+  osc.frequency.setValueAtTime(hz, start);
+  if (glideTo) osc.frequency.exponentialRampToValueAtTime(glideTo, start + length);
+  gain.gain.setValueAtTime(0.0001, start);
+  gain.gain.exponentialRampToValueAtTime(peak, start + attack);
+  gain.gain.exponentialRampToValueAtTime(0.0001, start + length);
+  osc.connect(gain).connect(out);
+  osc.start(start);
+  osc.stop(start + length + 0.02);
+}
+
+/** A short rising chime: two bell-like notes, the second a fifth up (a point collected). */
+function chime(ctx, out, at) {
+  tone(ctx, out, { hz: 659.25, start: at, length: 0.18, peak: 0.12 });
+  tone(ctx, out, { hz: 987.77, start: at + 0.08, length: 0.3, peak: 0.12 });
+  return 0.4;
+}
+
+/** A soft "puff": noise through a low-pass that closes, with a slow attack (a crash: a
+ *  cloud, not a bang). */
+function puff(ctx, out, at) {
+  const length = 0.45;
+  const frames = Math.ceil(ctx.sampleRate * length);
+  const noise = ctx.createBuffer(1, frames, ctx.sampleRate);
+  const data = noise.getChannelData(0);
+  let seed = 12345; // a fixed pattern: the same puff every time
+  for (let i = 0; i < frames; i += 1) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    data[i] = seed / 0x80000000 - 1;
+  }
+  const source = ctx.createBufferSource();
+  source.buffer = noise;
+  const filter = ctx.createBiquadFilter();
+  filter.type = "lowpass";
+  filter.frequency.setValueAtTime(900, at);
+  filter.frequency.exponentialRampToValueAtTime(200, at + length);
+  const gain = ctx.createGain();
+  gain.gain.setValueAtTime(0.0001, at);
+  gain.gain.exponentialRampToValueAtTime(0.18, at + 0.06);
+  gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
+  source.connect(filter).connect(gain).connect(out);
+  source.start(at);
+  source.stop(at + length);
+  return length;
+}
+
+/** A short happy arpeggio, C E G C, on a soft triangle wave (the game is won). */
+function arpeggio(ctx, out, at) {
+  [523.25, 659.25, 783.99, 1046.5].forEach((hz, i) => {
+    tone(ctx, out, { type: "triangle", hz, start: at + i * 0.11, length: i === 3 ? 0.5 : 0.2, peak: 0.14 });
+  });
+  return 0.85;
+}
+
+/** A soft two-note toy horn, "pa-pam" (a car stopped or started). */
+function horn(ctx, out, at) {
+  tone(ctx, out, { type: "triangle", hz: 392, start: at, length: 0.09, peak: 0.1 });
+  tone(ctx, out, { type: "triangle", hz: 523.25, start: at + 0.1, length: 0.14, peak: 0.1 });
+  return 0.26;
+}
+
+/** Each game's sound list, by the index its module sends. */
+export const SOUNDS = {
+  carworld: [chime, puff, arpeggio, horn], // 0 point collected, 1 crash, 2 won, 3 car stopped/started
+};
+
+/** Plays voice (a function of SOUNDS) on ctx now; returns its length in seconds. */
+export function render(ctx, voice, destination = ctx.destination) {
+  return voice(ctx, destination, ctx.currentTime);
+}
+
+/** The page's sound: one AudioContext, made and resumed on the first gesture, muted by a flag. */
+export class Sound {
+  constructor() {
+    this.ctx = null;
+    this.on = true;
+  }
+
+  /** Makes or resumes the audio context: call from a touch, click or key handler. */
+  unlock() {
+    const Context = globalThis.AudioContext || globalThis.webkitAudioContext;
+    if (!Context) return;
+    if (!this.ctx) {
+      this.ctx = new Context();
+      this.master = this.ctx.createGain();
+      this.master.gain.value = 0.8;
+      this.master.connect(this.ctx.destination);
+    }
+    if (this.ctx.state === "suspended") this.ctx.resume().catch(() => {});
+  }
+
+  /** Plays sound index of table (a game's SOUNDS list), if sound is on and audio unlocked;
+   *  an index the table lacks is ignored (returns false). */
+  play(table, index) {
+    const voice = table && table[index];
+    if (!voice || !this.on || !this.ctx || this.ctx.state !== "running") return false;
+    render(this.ctx, voice, this.master);
+    return true;
+  }
+}
