@@ -80,7 +80,9 @@ public protocol PlaygroundGame: AnyObject {
 /// The games, by the index `pg_start` takes and the name the input log and the CLI use.
 public enum PlaygroundGames {
     /// Index → name; the index is the position.
-    public static let names: [String] = ["carworld"]
+    /// 1, `carworld-crowded`: CarWorld with `CarWorldRules.crowded` (50+ cars from about 40 s
+    /// on), the game `make bench-playground` measures, in both builds and on the page.
+    public static let names: [String] = ["carworld", "carworld-crowded"]
 
     /// The index of a game name, or nil.
     public static func index(of name: String) -> Int32? {
@@ -91,6 +93,7 @@ public enum PlaygroundGames {
     static func make(_ index: Int32, seed: UInt32) -> (any PlaygroundGame)? {
         switch index {
         case 0: return CarWorld(seed: seed)
+        case 1: return CarWorld(seed: seed, rules: .crowded)
         default: return nil
         }
     }

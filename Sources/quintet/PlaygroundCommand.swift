@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Physics2D
+import Playground
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -15,8 +16,9 @@ struct PlaygroundCommand: ParsableCommand {
         subcommands: [Replay.self, Bench.self]
     )
 
-    /// `quintet playground bench SCENE [--steps N] [--warmup N] [--json]`: the same world the wasm
-    /// module's `pg_bench_*` exports step (Physics2D.BenchScene, built in code), stepped natively.
+    /// `quintet playground bench SCENE [--steps N] [--warmup N] [--seed S] [--json]`: the same world the
+    /// wasm module's `pg_bench_*` exports step (Physics2D.BenchScene, built in code), stepped
+    /// natively; or, for SCENE `carworld-crowded`, the frames its `pg_bench_game_*` exports run.
     struct Bench: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Step a benchmark scene natively: ms per step and the state hash wasm must match.",
@@ -27,23 +29,31 @@ struct PlaygroundCommand: ParsableCommand {
             times the module) and a 64-bit hash of every body's position and angle after all the
             steps (BenchScene.stateHash): the same hash from the wasm module means bit-identical
             physics. With --json, one JSON object.
+
+            SCENE \(GameBench.name) is CarWorld with 50+ cars (game 1 of the host, CarWorldRules.crowded,
+            from --seed): --steps frames at the page's 60 Hz clock (16, 17, 17 ms…), CPU and wall
+            time per frame of the frames after the warm-up, the fewest and most cars after any timed
+            frame, and an FNV-1a hash of every frame's draw list and event records, which the wasm
+            module's pg_bench_game_* exports must match.
             """
         )
 
-        @Argument(help: "The scene: \(BenchScene.names.joined(separator: ", ")).") var scene: String
+        @Argument(help: "The scene: \((BenchScene.names + [GameBench.name]).joined(separator: ", ")).") var scene: String
         @Option(help: "Steps to run (the hash is taken after all of them).") var steps = 300
         @Option(help: "Untimed steps first (0 when not fewer than --steps).") var warmup = 60
+        @Option(help: "The game's seed (\(GameBench.name) only).") var seed: UInt32 = 1
         @Flag(help: "Print one JSON object.") var json = false
 
         func validate() throws {
             if steps < 0 { throw ValidationError("--steps must be >= 0") }
             if warmup < 0 { throw ValidationError("--warmup must be >= 0") }
-            if !BenchScene.names.contains(scene) {
-                throw ValidationError("unknown scene \(scene) (known: \(BenchScene.names.joined(separator: ", ")))")
+            if !BenchScene.names.contains(scene) && scene != GameBench.name {
+                throw ValidationError("unknown scene \(scene) (known: \((BenchScene.names + [GameBench.name]).joined(separator: ", ")))")
             }
         }
 
         func run() throws {
+            if scene == GameBench.name { return runGame() }
             guard let bench = BenchScene.make(named: scene) else { throw ValidationError("unknown scene \(scene)") }
             let warmup = self.warmup < steps ? self.warmup : 0
             bench.step(warmup)
@@ -73,6 +83,82 @@ struct PlaygroundCommand: ParsableCommand {
             print(String(format: "ms/step   %.4f wall, %.4f thread CPU (over %d steps)", wall, cpu, timed))
             print("hash      \(hashText)")
         }
+    }
+}
+
+extension PlaygroundCommand.Bench {
+    /// The CarWorld half: `carworld-crowded` through a Host, as Wasm/Bench.swift runs it.
+    func runGame() {
+        let bench = GameBench(seed: seed)
+        let warmup = self.warmup < steps ? self.warmup : 0
+        bench.run(warmup)
+        let timed = steps - warmup
+        let c0 = clockMs(CLOCK_THREAD_CPUTIME_ID), t0 = clockMs(CLOCK_MONOTONIC)
+        bench.run(timed)
+        let t1 = clockMs(CLOCK_MONOTONIC), c1 = clockMs(CLOCK_THREAD_CPUTIME_ID)
+        let hash = String(bench.hash, radix: 16)
+        let hashText = String(repeating: "0", count: 16 - hash.count) + hash
+        let wall = timed == 0 ? Double.nan : (t1 - t0) / Double(timed)
+        let cpu = timed == 0 ? Double.nan : (c1 - c0) / Double(timed)
+        if json {
+            let out: JSONValue = .object([
+                ("scene", .string(GameBench.name)),
+                ("seed", .int(Int(seed))),
+                ("steps", .int(steps)),
+                ("warmup_steps", .int(warmup)),
+                ("timed_steps", .int(timed)),
+                ("milliseconds", .int(bench.world.elapsedMilliseconds)),
+                ("fewest_cars", .int(bench.fewestCars)),
+                ("most_cars", .int(bench.mostCars)),
+                ("ms_per_step", .number(wall)),
+                ("cpu_ms_per_step", .number(cpu)),
+                ("hash", .string(hashText)),
+            ])
+            print(out.text)
+            return
+        }
+        print("scene     \(GameBench.name), seed \(seed): \(steps) frames (\(warmup) untimed), \(bench.world.elapsedMilliseconds) ms simulated")
+        print("cars      \(bench.fewestCars)…\(bench.mostCars) after the timed frames")
+        print(String(format: "ms/frame  %.4f wall, %.4f thread CPU (over %d frames)", wall, cpu, timed))
+        print("hash      \(hashText)")
+    }
+}
+
+/// `carworld-crowded` run frame by frame at the page's 60 Hz clock, each frame's draw list and
+/// event records folded into an FNV-1a hash: the same loop as Wasm/Bench.swift's GameBench
+/// (the wasm module's copy; the bench compares the two hashes).
+final class GameBench {
+    static let name = PlaygroundGames.names[1]
+    let host = Host()
+    let world: CarWorld
+    private(set) var frames = 0
+    private(set) var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// The fewest and most cars on the map after any frame of the last `run`.
+    private(set) var fewestCars = 0
+    private(set) var mostCars = 0
+
+    init(seed: UInt32) {
+        world = CarWorld(seed: seed, rules: .crowded)
+        host.start(world)
+    }
+
+    func run(_ count: Int) {
+        fewestCars = Int.max
+        mostCars = 0
+        var h = hash
+        for _ in 0..<count {
+            host.frame(milliseconds: Int32((frames + 1) * 50 / 3 - frames * 50 / 3))
+            frames += 1
+            let draw = UnsafeRawBufferPointer(start: host.drawListPointer, count: Int(host.drawListSize))
+            for b in draw { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+            let events = UnsafeRawBufferPointer(start: host.eventsPointer, count: Int(host.eventsCount) * 20)
+            for b in events { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+            let cars = world.cars.count
+            fewestCars = min(fewestCars, cars)
+            mostCars = max(mostCars, cars)
+        }
+        hash = h
+        if count <= 0 { fewestCars = world.cars.count; mostCars = fewestCars }
     }
 }
 

@@ -20,6 +20,18 @@ export const GAMES = [
     score: (event) => (event.kind === 2 || event.kind === 3 ? event.value : null),
     won: (event) => event.kind === 3,
   },
+  {
+    // CarWorld with CarWorldRules.crowded (50+ cars from about 40 s on): the game
+    // `make bench-playground` measures the page's frame rate with (?game=carworld-crowded).
+    index: 1,
+    name: "carworld-crowded",
+    titleKey: "playground.carworld.title",
+    atlases: ["carworld"],
+    sounds: SOUNDS.carworld,
+    startScore: 0,
+    score: (event) => (event.kind === 2 || event.kind === 3 ? event.value : null),
+    won: (event) => event.kind === 3,
+  },
 ];
 
 /** The game named name (the input log's word, ?game=), or undefined. */
