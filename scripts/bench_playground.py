@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The physics half of `make bench-playground` (scripts/bench-playground builds, then runs this).
+"""`make bench-playground` (scripts/bench-playground builds, then runs this): physics, then CarWorld.
 
 Each run, interleaved: `quintet playground bench pyramid20 --steps N --warmup W --json` (the
 release binary in QUINTET_BIN: thread CPU and wall ms per timed step), then the same scene in
@@ -10,6 +10,16 @@ the module; the rest of Chromium idles meanwhile). The page cannot read its own 
 so the CPU figure of the wasm side is Chromium's whole process tree: if anything it overstates it.
 Ratios wasm / native of the medians over the runs, CPU and wall. The state hashes of the two sides
 must be equal (bit-identical physics), or the bench fails.
+
+The CarWorld half (carworld_half()): `carworld-crowded`, game 1 of the host (CarWorld with
+CarWorldRules.crowded), --frames frames at the page's 60 Hz clock (16, 17, 17 ms...) of which
+the first --frame-warmup (2400: 40 s of game, 54-56 cars after it) are untimed; natively by
+`quintet playground bench carworld-crowded` and in the page-less module by pg_bench_game_*,
+interleaved, timed as above; every frame's draw list and event records are hashed on both sides
+and the hashes must agree, and every timed frame must have 50 cars or more. Then the page itself,
+/playground/?game=carworld-crowded&seed=S in a 1024 x 768 window: once it has 50 cars (counted
+from the hook's events) the requestAnimationFrame intervals over --fps-seconds: median fps
+(target >= 55) and the share of frames over 20 ms. Headless Chromium draws in software here.
 """
 from __future__ import annotations
 
@@ -234,7 +244,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=1000)
     parser.add_argument("--warmup", type=int, default=60)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--frames", type=int, default=4200, help="carworld-crowded frames per run (default 4200)")
+    parser.add_argument("--frames", type=int, default=8400,
+                        help="carworld-crowded frames per run (default 8400: 6000 timed, enough CPU ticks)")
     parser.add_argument("--frame-warmup", type=int, default=2400,
                         help="untimed frames first (default 2400: 40 s of game, 50+ cars after it)")
     parser.add_argument("--seed", type=int, default=1, help="carworld-crowded's seed")
