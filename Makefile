@@ -14,7 +14,7 @@ PYTEST = e2e/.venv/bin/python -m pytest e2e -q
 RELEASE_BUILD = swift build -c release --product quintet --static-swift-stdlib
 
 # Build in release and start the server (Ctrl-C stops it cleanly).
-run: web-assets wasm
+run: web-assets
 	$(RELEASE_BUILD)
 	.build/release/quintet serve
 
@@ -24,18 +24,18 @@ build:
 
 # Everything CI checks: system packages and venv, the Swift tests, then the e2e suite
 # against the binary that `swift test` just built (one compile, not two).
-test: bootstrap web-assets wasm
+test: bootstrap web-assets
 	swift test
 	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
 
 # Only the e2e suite (real server, real Chromium), against an existing debug build.
-e2e: bootstrap web-assets wasm
+e2e: bootstrap web-assets
 	QUINTET_BIN="$(QUINTET_BIN)" $(PYTEST)
 
 # The e2e checks too slow for `make test`: the 100,000-song whole-library map's first frame
 # in headless Chromium (e2e/long_graph_map.py), against an existing debug build.
 e2e-long: bootstrap web-assets
-	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python -m pytest e2e/long_graph_map.py -q -s
+	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python -m pytest e2e/long_graph_map.py e2e/long_playground.py -q -s
 
 # docs/phone.md's pictures: each app on a 390×844 phone viewport, against the debug build
 # (docs/images/phone-*.png; by hand when pages change, never part of `make test`), then the graph
@@ -51,8 +51,9 @@ sanitize: bootstrap
 	bash scripts/sanitize.sh
 
 # The generated files of Web/ (gitignored): the apps' PNG icons, drawn from Web/icons/src/*.svg,
-# and Web/precache.json, the files the service worker keeps offline. Only what is out of date.
-web-assets:
+# and Web/precache.json, the files the service worker keeps offline (the playground's module and
+# atlases among them: `make wasm` comes first). Only what is out of date.
+web-assets: wasm
 	bash scripts/web-assets.sh
 
 # The playground's WebAssembly module, Web/playground/playground.wasm (gitignored): Physics2D,

@@ -770,6 +770,16 @@ def test_page_runs_the_built_carworld_module(server, browser):
         start = frames(browser)
         wait(browser, lambda d: frames(d) >= start + 30, "the game does not run")
         assert distinct_colours(browser) >= 8, "the canvas does not show a drawn scene"
+        assert browser.save_screenshot(str(ARTIFACTS / "playground-carworld-1024x768.png"))
+        assert severe_console_entries(browser) == []
+    # And on a phone held upright: the same game, drawn across the width.
+    with viewport(browser, 390, 844, mobile=True):
+        open_page(browser, server.url("/playground/?seed=1"))
+        wait(browser, lambda d: state(d) == "running", lambda: f"the game did not load: {state(browser)}")
+        start = frames(browser)
+        wait(browser, lambda d: frames(d) >= start + 30, "the game does not run on a phone")
+        assert distinct_colours(browser) >= 8, "the phone's canvas does not show a drawn scene"
+        assert browser.save_screenshot(str(ARTIFACTS / "playground-carworld-390x844.png"))
         assert severe_console_entries(browser) == []
 
 

@@ -31,7 +31,7 @@ PAGES = [  # (file name, path, a CSS selector that must be visible before the pi
     ("runner", "/runner/", "main"),
     ("radio", "/radio/", "main"),
     ("crowd", "/crowd/?lang=en", "main[data-located]"),
-    ("playground", "/playground/", "main"),
+    ("playground", "/playground/", "main.playground[data-state=\"running\"]"),
 ]
 
 
