@@ -128,10 +128,11 @@ endif
 bench-explorer: bootstrap web-assets
 	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python scripts/bench-explorer.py --nodes $(or $(NODES),2000) --seconds $(or $(SECONDS),5)$(if $(BOTH), --both)
 
-# The playground in the browser (docs/playground.md): pyramid20 stepped natively (release
-# `quintet playground bench`) and as the wasm module in headless Chromium, same machine, same
-# run: ms per step each and the ratio wasm / native; STEPS (default 600), RUNS (default 3).
-# (The CarWorld-with-50-cars half comes with CarWorld.)
+# The playground in the browser (docs/playground.md, "Figures"): pyramid20 and CarWorld with 50+
+# cars (carworld-crowded) stepped natively (release `quintet playground bench`) and as the wasm
+# module in headless Chromium, same machine, same run: CPU and wall ms per step or frame each and
+# the ratios wasm / native; then the page's frame rate with 50 cars. STEPS (default 600), RUNS
+# (default 3).
 bench-playground: bootstrap wasm
 	bash scripts/bench-playground --steps $(or $(STEPS),600) --runs $(or $(RUNS),3)
 
