@@ -32,50 +32,17 @@ public func pgBenchHash() -> UInt64 {
     benchScene?.stateHash ?? 0
 }
 
-// The CarWorld half: game 1 of the host (`carworld-crowded`, CarWorld with
-// CarWorldRules.crowded) run by a Host of its own, frame after frame at the page's 60 Hz clock
-// (16, 17, 17 ms…), each frame's draw list and event records folded into an FNV-1a hash.
-// `quintet playground bench carworld-crowded` runs the same loop natively (PlaygroundCommand.swift,
-// GameBench): the two hashes agree when the builds draw the same frames bit for bit.
-private final class GameBench {
-    let host = Host()
-    let world: CarWorld
-    var frames = 0
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    var fewestCars = 0
-    var mostCars = 0
+// The CarWorld half: Playground.CarWorldBench (game 1, `carworld-crowded`, run by a Host of its
+// own at the page's 60 Hz clock, every frame hashed), the same loop that
+// `quintet playground bench carworld-crowded` runs natively: the two hashes agree when the
+// builds draw the same frames bit for bit.
 
-    init(seed: UInt32) {
-        world = CarWorld(seed: seed, rules: .crowded)
-        host.start(world)
-    }
-
-    func run(_ count: Int) {
-        fewestCars = Int.max
-        mostCars = 0
-        var h = hash
-        for _ in 0..<count {
-            host.frame(milliseconds: Int32((frames + 1) * 50 / 3 - frames * 50 / 3))
-            frames += 1
-            let draw = UnsafeRawBufferPointer(start: host.drawListPointer, count: Int(host.drawListSize))
-            for b in draw { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-            let events = UnsafeRawBufferPointer(start: host.eventsPointer, count: Int(host.eventsCount) * 20)
-            for b in events { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-            let cars = world.cars.count
-            fewestCars = min(fewestCars, cars)
-            mostCars = max(mostCars, cars)
-        }
-        hash = h
-        if count <= 0 { fewestCars = world.cars.count; mostCars = fewestCars }
-    }
-}
-
-private nonisolated(unsafe) var gameBench: GameBench?
+private nonisolated(unsafe) var gameBench: CarWorldBench?
 
 /// Starts `carworld-crowded` from `seed` for the bench (replacing the previous one): 0.
 @_expose(wasm, "pg_bench_game_start") @_cdecl("pg_bench_game_start")
 public func pgBenchGameStart(_ seed: UInt32) -> Int32 {
-    gameBench = GameBench(seed: seed)
+    gameBench = CarWorldBench(seed: seed)
     return 0
 }
 

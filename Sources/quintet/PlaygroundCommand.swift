@@ -30,7 +30,7 @@ struct PlaygroundCommand: ParsableCommand {
             steps (BenchScene.stateHash): the same hash from the wasm module means bit-identical
             physics. With --json, one JSON object.
 
-            SCENE \(GameBench.name) is CarWorld with 50+ cars (game 1 of the host, CarWorldRules.crowded,
+            SCENE \(CarWorldBench.name) is CarWorld with 50+ cars (game 1 of the host, CarWorldRules.crowded,
             from --seed): --steps frames at the page's 60 Hz clock (16, 17, 17 ms…), CPU and wall
             time per frame of the frames after the warm-up, the fewest and most cars after any timed
             frame, and an FNV-1a hash of every frame's draw list and event records, which the wasm
@@ -38,22 +38,22 @@ struct PlaygroundCommand: ParsableCommand {
             """
         )
 
-        @Argument(help: "The scene: \((BenchScene.names + [GameBench.name]).joined(separator: ", ")).") var scene: String
+        @Argument(help: "The scene: \((BenchScene.names + [CarWorldBench.name]).joined(separator: ", ")).") var scene: String
         @Option(help: "Steps to run (the hash is taken after all of them).") var steps = 300
         @Option(help: "Untimed steps first (0 when not fewer than --steps).") var warmup = 60
-        @Option(help: "The game's seed (\(GameBench.name) only).") var seed: UInt32 = 1
+        @Option(help: "The game's seed (\(CarWorldBench.name) only).") var seed: UInt32 = 1
         @Flag(help: "Print one JSON object.") var json = false
 
         func validate() throws {
             if steps < 0 { throw ValidationError("--steps must be >= 0") }
             if warmup < 0 { throw ValidationError("--warmup must be >= 0") }
-            if !BenchScene.names.contains(scene) && scene != GameBench.name {
-                throw ValidationError("unknown scene \(scene) (known: \((BenchScene.names + [GameBench.name]).joined(separator: ", ")))")
+            if !BenchScene.names.contains(scene) && scene != CarWorldBench.name {
+                throw ValidationError("unknown scene \(scene) (known: \((BenchScene.names + [CarWorldBench.name]).joined(separator: ", ")))")
             }
         }
 
         func run() throws {
-            if scene == GameBench.name { return runGame() }
+            if scene == CarWorldBench.name { return runGame() }
             guard let bench = BenchScene.make(named: scene) else { throw ValidationError("unknown scene \(scene)") }
             let warmup = self.warmup < steps ? self.warmup : 0
             bench.step(warmup)
@@ -89,7 +89,7 @@ struct PlaygroundCommand: ParsableCommand {
 extension PlaygroundCommand.Bench {
     /// The CarWorld half: `carworld-crowded` through a Host, as Wasm/Bench.swift runs it.
     func runGame() {
-        let bench = GameBench(seed: seed)
+        let bench = CarWorldBench(seed: seed)
         let warmup = self.warmup < steps ? self.warmup : 0
         bench.run(warmup)
         let timed = steps - warmup
@@ -102,7 +102,7 @@ extension PlaygroundCommand.Bench {
         let cpu = timed == 0 ? Double.nan : (c1 - c0) / Double(timed)
         if json {
             let out: JSONValue = .object([
-                ("scene", .string(GameBench.name)),
+                ("scene", .string(CarWorldBench.name)),
                 ("seed", .int(Int(seed))),
                 ("steps", .int(steps)),
                 ("warmup_steps", .int(warmup)),
@@ -117,48 +117,10 @@ extension PlaygroundCommand.Bench {
             print(out.text)
             return
         }
-        print("scene     \(GameBench.name), seed \(seed): \(steps) frames (\(warmup) untimed), \(bench.world.elapsedMilliseconds) ms simulated")
+        print("scene     \(CarWorldBench.name), seed \(seed): \(steps) frames (\(warmup) untimed), \(bench.world.elapsedMilliseconds) ms simulated")
         print("cars      \(bench.fewestCars)…\(bench.mostCars) after the timed frames")
         print(String(format: "ms/frame  %.4f wall, %.4f thread CPU (over %d frames)", wall, cpu, timed))
         print("hash      \(hashText)")
-    }
-}
-
-/// `carworld-crowded` run frame by frame at the page's 60 Hz clock, each frame's draw list and
-/// event records folded into an FNV-1a hash: the same loop as Wasm/Bench.swift's GameBench
-/// (the wasm module's copy; the bench compares the two hashes).
-final class GameBench {
-    static let name = PlaygroundGames.names[1]
-    let host = Host()
-    let world: CarWorld
-    private(set) var frames = 0
-    private(set) var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    /// The fewest and most cars on the map after any frame of the last `run`.
-    private(set) var fewestCars = 0
-    private(set) var mostCars = 0
-
-    init(seed: UInt32) {
-        world = CarWorld(seed: seed, rules: .crowded)
-        host.start(world)
-    }
-
-    func run(_ count: Int) {
-        fewestCars = Int.max
-        mostCars = 0
-        var h = hash
-        for _ in 0..<count {
-            host.frame(milliseconds: Int32((frames + 1) * 50 / 3 - frames * 50 / 3))
-            frames += 1
-            let draw = UnsafeRawBufferPointer(start: host.drawListPointer, count: Int(host.drawListSize))
-            for b in draw { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-            let events = UnsafeRawBufferPointer(start: host.eventsPointer, count: Int(host.eventsCount) * 20)
-            for b in events { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-            let cars = world.cars.count
-            fewestCars = min(fewestCars, cars)
-            mostCars = max(mostCars, cars)
-        }
-        hash = h
-        if count <= 0 { fewestCars = world.cars.count; mostCars = fewestCars }
     }
 }
 
