@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,7 @@ sys.path.insert(0, str(REPO / "e2e"))
 sys.path.insert(0, str(REPO / "scripts"))
 
 import bench_result  # noqa: E402
+from bench_proc import cpu_seconds  # noqa: E402
 import conftest  # noqa: E402
 
 LOAD = """
@@ -54,39 +54,6 @@ e.pg_bench_step(arguments[0]);
 const ms = performance.now() - t0;
 return { ms, hash: BigInt.asUintN(64, e.pg_bench_hash()).toString(16).padStart(16, '0') };
 """
-
-
-def process_tree(root: int) -> list[int]:
-    """root and every process under it."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(parent, []).append(int(entry))
-    out, stack = [], [root]
-    while stack:
-        pid = stack.pop()
-        out.append(pid)
-        stack.extend(children.get(pid, []))
-    return out
-
-
-def cpu_seconds(root: int) -> float:
-    """CPU time (user + system, seconds) of the process tree under root."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in process_tree(root):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-        except (OSError, ValueError, IndexError):
-            continue
-    return total
 
 
 def native(binary: str, steps: int, warmup: int) -> dict:
