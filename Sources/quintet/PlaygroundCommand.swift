@@ -55,16 +55,8 @@ struct PlaygroundCommand: ParsableCommand {
         func run() throws {
             if scene == CarWorldBench.name { return runGame() }
             guard let bench = BenchScene.make(named: scene) else { throw ValidationError("unknown scene \(scene)") }
-            let warmup = self.warmup < steps ? self.warmup : 0
-            bench.step(warmup)
-            let timed = steps - warmup
-            let c0 = clockMs(CLOCK_THREAD_CPUTIME_ID), t0 = clockMs(CLOCK_MONOTONIC)
-            bench.step(timed)
-            let t1 = clockMs(CLOCK_MONOTONIC), c1 = clockMs(CLOCK_THREAD_CPUTIME_ID)
-            let hash = String(bench.stateHash, radix: 16)
-            let hashText = String(repeating: "0", count: 16 - hash.count) + hash
-            let wall = timed == 0 ? Double.nan : (t1 - t0) / Double(timed)
-            let cpu = timed == 0 ? Double.nan : (c1 - c0) / Double(timed)
+            let (warmup, timed, wall, cpu) = timedRun { bench.step($0) }
+            let hashText = hex16(bench.stateHash)
             if json {
                 let out: JSONValue = .object([
                     ("scene", .string(bench.name)),
@@ -90,16 +82,8 @@ extension PlaygroundCommand.Bench {
     /// The CarWorld half: `carworld-crowded` through a Host, as Wasm/Bench.swift runs it.
     func runGame() {
         let bench = CarWorldBench(seed: seed)
-        let warmup = self.warmup < steps ? self.warmup : 0
-        bench.run(warmup)
-        let timed = steps - warmup
-        let c0 = clockMs(CLOCK_THREAD_CPUTIME_ID), t0 = clockMs(CLOCK_MONOTONIC)
-        bench.run(timed)
-        let t1 = clockMs(CLOCK_MONOTONIC), c1 = clockMs(CLOCK_THREAD_CPUTIME_ID)
-        let hash = String(bench.hash, radix: 16)
-        let hashText = String(repeating: "0", count: 16 - hash.count) + hash
-        let wall = timed == 0 ? Double.nan : (t1 - t0) / Double(timed)
-        let cpu = timed == 0 ? Double.nan : (c1 - c0) / Double(timed)
+        let (warmup, timed, wall, cpu) = timedRun { bench.run($0) }
+        let hashText = hex16(bench.hash)
         if json {
             let out: JSONValue = .object([
                 ("scene", .string(CarWorldBench.name)),
@@ -122,6 +106,27 @@ extension PlaygroundCommand.Bench {
         print(String(format: "ms/frame  %.4f wall, %.4f thread CPU (over %d frames)", wall, cpu, timed))
         print("hash      \(hashText)")
     }
+}
+
+extension PlaygroundCommand.Bench {
+    /// `--warmup` untimed steps (none when not fewer than `--steps`), then the rest in one timed
+    /// run: the counts, and wall and thread-CPU milliseconds per timed step (NaN for none).
+    func timedRun(_ step: (Int) -> Void) -> (warmup: Int, timed: Int, wall: Double, cpu: Double) {
+        let warmup = self.warmup < steps ? self.warmup : 0
+        step(warmup)
+        let timed = steps - warmup
+        let c0 = clockMs(CLOCK_THREAD_CPUTIME_ID), t0 = clockMs(CLOCK_MONOTONIC)
+        step(timed)
+        let t1 = clockMs(CLOCK_MONOTONIC), c1 = clockMs(CLOCK_THREAD_CPUTIME_ID)
+        guard timed > 0 else { return (warmup, 0, .nan, .nan) }
+        return (warmup, timed, (t1 - t0) / Double(timed), (c1 - c0) / Double(timed))
+    }
+}
+
+/// A 64-bit hash as 16 hex digits, as the page prints the wasm module's.
+func hex16(_ v: UInt64) -> String {
+    let h = String(v, radix: 16)
+    return String(repeating: "0", count: 16 - h.count) + h
 }
 
 private func clockMs(_ clock: clockid_t) -> Double {

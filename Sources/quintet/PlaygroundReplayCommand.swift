@@ -45,7 +45,6 @@ extension PlaygroundCommand {
             let result: ReplayResult
             do { result = try Playground.Replay.run(log) } catch { throw ValidationError("\(error)") }
             func number(_ f: Float) -> String { f.isFinite ? "\(f)" : "null" }
-            func hex(_ v: UInt64) -> String { let h = String(v, radix: 16); return String(repeating: "0", count: 16 - h.count) + h }
             if json {
                 let events = result.events.map {
                     "{\"frame\": \($0.frame), \"kind\": \($0.kind), \"subject\": \($0.subject), \"value\": \($0.value), \"x\": \(number($0.x)), \"y\": \(number($0.y))}"
@@ -54,7 +53,7 @@ extension PlaygroundCommand {
                 print("{\"game\": \(JSONValue.string(log.game).text), \"seed\": \(log.seed), \"frames\": \(result.frames), "
                       + "\"milliseconds\": \(result.milliseconds), \"events\": [\(events.joined(separator: ", "))], "
                       + "\"max_live_objects\": \(result.maxLiveObjects), \"final_live_objects\": \(result.finalLiveObjects), "
-                      + "\"live_objects_per_minute\": [\(perMinute)], \"draw_list_hash\": \"\(hex(result.drawListHash))\"}")
+                      + "\"live_objects_per_minute\": [\(perMinute)], \"draw_list_hash\": \"\(hex16(result.drawListHash))\"}")
                 return
             }
             for e in result.events {
@@ -63,7 +62,7 @@ extension PlaygroundCommand {
             print("\(result.frames) frames, \(result.milliseconds) ms simulated, \(result.events.count) events")
             print("live objects: \(result.finalLiveObjects) at the end, \(result.maxLiveObjects) at most; per minute: "
                   + result.liveObjectsPerMinute.map(String.init).joined(separator: " "))
-            print("draw lists: FNV-1a \(hex(result.drawListHash))")
+            print("draw lists: FNV-1a \(hex16(result.drawListHash))")
         }
     }
 }
