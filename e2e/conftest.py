@@ -222,6 +222,25 @@ def launch_browser():
         driver.quit()
 
 
+def device_browser(width: int, height: int, *, ratio: int = 1, mobile: bool = False, touch: bool = False,
+                   arguments: tuple[str, ...] = ()):
+    """A headless Chromium whose window and viewport are width × height CSS pixels of `ratio`
+    device pixels each (a phone when `mobile`, with touch emulation when `touch`): the scripts
+    that take the docs' pictures or time pages (scripts/*-screenshots.py, bench-explorer) use it;
+    the caller quits it."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US",
+                     f"--window-size={width},{height}", "--hide-scrollbars", *arguments):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": ratio, "mobile": mobile})
+    if touch:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    return driver
+
+
 def severe_console_entries(driver) -> list[dict]:
     """SEVERE entries of the browser console since the last call (reading empties the buffer)."""
     return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]

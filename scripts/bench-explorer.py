@@ -36,8 +36,6 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "e2e"))
 sys.path.insert(0, str(REPO / "scripts"))
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -46,16 +44,8 @@ from bench_proc import cpu_seconds_by_process as cpu_seconds  # noqa: E402
 import conftest  # noqa: E402
 
 
-def browser(width: int, height: int) -> webdriver.Chrome:
-    options = webdriver.ChromeOptions()
-    options.binary_location = conftest.CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US",
-                     f"--window-size={width},{height}", "--hide-scrollbars"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(executable_path=conftest.CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-    return driver
+def browser(width: int, height: int):
+    return conftest.device_browser(width, height)
 
 
 def sign_in(driver, server) -> None:

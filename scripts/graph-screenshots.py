@@ -19,8 +19,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "e2e"))
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -31,17 +29,9 @@ VIEWPORTS = [("phone", 390, 844), ("tablet", 1366, 1024)]
 RATIO = 2
 
 
-def device(width: int, height: int) -> webdriver.Chrome:
-    options = webdriver.ChromeOptions()
-    options.binary_location = conftest.CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US",
-                     f"--window-size={width},{height}", "--hide-scrollbars", "--force-prefers-reduced-motion"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(executable_path=conftest.CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": RATIO, "mobile": True})
-    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-    return driver
+def device(width: int, height: int):
+    return conftest.device_browser(width, height, ratio=RATIO, mobile=True, touch=True,
+                                   arguments=("--force-prefers-reduced-motion",))
 
 
 def tap(driver, x, y) -> None:

@@ -18,8 +18,6 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "e2e"))
 
 import requests  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 
 import conftest  # noqa: E402  (the suite's server and wait helpers; no pytest run needed)
 
@@ -35,17 +33,8 @@ PAGES = [  # (file name, path, a CSS selector that must be visible before the pi
 ]
 
 
-def phone_browser() -> webdriver.Chrome:
-    options = webdriver.ChromeOptions()
-    options.binary_location = conftest.CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US",
-                     f"--window-size={WIDTH},{HEIGHT}", "--hide-scrollbars"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(executable_path=conftest.CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": WIDTH, "height": HEIGHT, "deviceScaleFactor": RATIO, "mobile": True})
-    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-    return driver
+def phone_browser():
+    return conftest.device_browser(WIDTH, HEIGHT, ratio=RATIO, mobile=True, touch=True)
 
 
 def seed_crowd(server: conftest.Server) -> None:

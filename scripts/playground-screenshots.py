@@ -24,8 +24,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "e2e"))
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 
 import conftest  # noqa: E402
 from conftest import wait  # noqa: E402
@@ -36,16 +34,8 @@ VIEWPORTS = [("tablet", 1024, 768, False, 1), ("phone", 390, 844, True, 2)]
 RUN_SECONDS = 2.0
 
 
-def device(width: int, height: int, mobile: bool, ratio: int) -> webdriver.Chrome:
-    options = webdriver.ChromeOptions()
-    options.binary_location = conftest.CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=en-US",
-                     f"--window-size={width},{height}", "--hide-scrollbars"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(executable_path=conftest.CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": ratio, "mobile": mobile})
-    return driver
+def device(width: int, height: int, mobile: bool, ratio: int):
+    return conftest.device_browser(width, height, ratio=ratio, mobile=mobile)
 
 
 def main() -> int:
