@@ -421,13 +421,15 @@ def remove_game(web: Path) -> None:
 
 @pytest.fixture
 def installed(own_web):
-    """own_web with the hand module as /playground/playground.wasm and a one-region atlas."""
+    """own_web with the hand module as /playground/playground.wasm and one-region atlases (the
+    game's art and its font)."""
     remove_game(own_web)
     (own_web / "playground" / "playground.wasm").write_bytes(hand_module())
     atlas = own_web / "playground" / "atlas"
     atlas.mkdir()
-    (atlas / "carworld.png").write_bytes(png(4, 4, (255, 255, 0, 255)))
-    (atlas / "carworld.json").write_text(json.dumps({"regions": [{"x": 0, "y": 0, "w": 4, "h": 4}]}))
+    for name in ("carworld", "round"):
+        (atlas / f"{name}.png").write_bytes(png(4, 4, (255, 255, 0, 255)))
+        (atlas / f"{name}.json").write_text(json.dumps({"regions": [{"x": 0, "y": 0, "w": 4, "h": 4}]}))
     yield own_web
     remove_game(own_web)
 

@@ -8,8 +8,10 @@
 
 /// The texture atlas of CarWorld: which region to draw and how big it is.
 public enum CarWorldArt {
-    /// The atlas number CarWorld's image commands carry (its one atlas, `carworld.png`).
+    /// The atlas number CarWorld's image commands carry (its art, `carworld.png`).
     public static let atlas: UInt32 = 0
+    /// The atlas number of its text's font (`round.png`, Quintet Round).
+    public static let fontAtlas: UInt32 = 1
 
     /// A region of the atlas; the raw value is its index in carworld.json's `regions`.
     public enum Region: UInt32, CaseIterable, Sendable {

@@ -81,7 +81,7 @@ public final class CarWorld: PlaygroundGame {
         for road in CarWorldMap.roads { roads.append(Self.path(road)) }
         paths = roads
         scoreText = TextField(width: 116, height: 40, text: "", fontSize: 28, color: Color.rgb(0x8A5A2B),
-                              alignment: .center)
+                              alignment: .center, font: .round(atlas: CarWorldArt.fontAtlas))
         trophy = Self.image(.trophy)
 
         // Every touch goes to the background (the layers above are not touchable), so one touch

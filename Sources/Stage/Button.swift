@@ -22,14 +22,14 @@ open class Button: DisplayObjectContainer {
     public private(set) var textField: TextField?
 
     public init(upState: TextureRegion, downState: TextureRegion? = nil, text: String? = nil,
-                fontSize: Double = 16, textColor: UInt32 = Color.black) {
+                fontSize: Double = 16, textColor: UInt32 = Color.black, font: BitmapFont? = nil) {
         self.upState = upState; self.downState = downState
         image = Image(texture: upState)
         super.init()
         contents.addChild(image)
         if let text {
             let tf = TextField(width: upState.width, height: upState.height, text: text, fontSize: fontSize,
-                               color: textColor, alignment: .center)
+                               color: textColor, alignment: .center, font: font)
             tf.touchable = false
             contents.addChild(tf)
             textField = tf

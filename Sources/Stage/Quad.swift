@@ -93,27 +93,64 @@ open class Image: DisplayObject {
     }
 }
 
-/// A line of text in a box: drawn by the host's font, vertically centred, aligned left, centre
-/// or right. Its bounds are its box.
+/// Text in a box (Sparrow's SPTextField). With a `font` (a `BitmapFont`), the text is laid out
+/// here — broken into lines at spaces to fit the box's width, each line aligned by `alignment`,
+/// the block by `verticalAlignment`, optionally shrunk to fit (`autoScale`) — and drawn as one
+/// image command per glyph, tinted by `color`. Without one, the host draws a single line in its
+/// own font (the draw list's text command: vertically centred, no measuring on this side).
+/// Its bounds are its box.
 open class TextField: DisplayObject {
-    public var text: String
-    public var boxWidth: Double
-    public var boxHeight: Double
-    public var fontSize: Double
+    public var text: String { didSet { cachedLayout = nil } }
+    public var boxWidth: Double { didSet { cachedLayout = nil } }
+    public var boxHeight: Double { didSet { cachedLayout = nil } }
+    public var fontSize: Double { didSet { cachedLayout = nil } }
     public var color: UInt32
-    public var alignment: TextAlignment
+    public var alignment: TextAlignment { didSet { cachedLayout = nil } }
+    /// Where the lines sit in the box's height (bitmap fonts; the host's font is always centred).
+    public var verticalAlignment: VerticalAlignment = .center { didSet { cachedLayout = nil } }
+    /// Shrinks the font size, a point at a time, until the text fits the box (bitmap fonts).
+    public var autoScale = false { didSet { cachedLayout = nil } }
+    /// The bitmap font; nil draws with the host's font.
+    public var font: BitmapFont? { didSet { cachedLayout = nil } }
+
+    private var cachedLayout: TextLayout?
 
     public init(width: Double, height: Double, text: String = "", fontSize: Double = 16,
-                color: UInt32 = Color.black, alignment: TextAlignment = .center) {
+                color: UInt32 = Color.black, alignment: TextAlignment = .center, font: BitmapFont? = nil) {
         self.text = text; boxWidth = width; boxHeight = height
-        self.fontSize = fontSize; self.color = color; self.alignment = alignment
+        self.fontSize = fontSize; self.color = color; self.alignment = alignment; self.font = font
         super.init()
+    }
+
+    /// The text laid out in the box with the bitmap font (nil without one); kept until the text,
+    /// the box, the size, the alignment or the font change.
+    public var textLayout: TextLayout? {
+        guard let font else { return nil }
+        if let cachedLayout { return cachedLayout }
+        let layout = font.layout(text, fontSize: fontSize, width: boxWidth, height: boxHeight, alignment: alignment,
+                                 verticalAlignment: verticalAlignment, autoScale: autoScale)
+        cachedLayout = layout
+        return layout
+    }
+
+    /// The text's own bounds in the field's space (bitmap fonts; the box with the host's font).
+    public var textBounds: Rectangle {
+        textLayout?.bounds ?? Rectangle(x: 0, y: 0, width: boxWidth, height: boxHeight)
     }
 
     open override var localBounds: Rectangle { Rectangle(x: 0, y: 0, width: boxWidth, height: boxHeight) }
 
     open override func render(into list: inout DrawList, matrix: Matrix, alpha: Double) {
-        list.addText(matrix: matrix, alpha: alpha, width: boxWidth, height: boxHeight, fontSize: fontSize,
-                     color: color, alignment: alignment, text: text)
+        guard let font, let layout = textLayout else {
+            list.addText(matrix: matrix, alpha: alpha, width: boxWidth, height: boxHeight, fontSize: fontSize,
+                         color: color, alignment: alignment, text: text)
+            return
+        }
+        let height = font.lineHeight(fontSize: layout.fontSize)
+        for placed in layout.glyphs {
+            list.addImage(matrix: Matrix(tx: placed.x, ty: placed.y).concatenated(matrix), alpha: alpha,
+                          width: font.advance(ofGlyph: placed.glyph, fontSize: layout.fontSize), height: height,
+                          atlas: font.atlas, region: UInt32(placed.glyph), tint: color)
+        }
     }
 }

@@ -11,7 +11,7 @@ export const GAMES = [
     index: 0,
     name: "carworld",
     titleKey: "playground.carworld.title",
-    atlases: ["carworld"],
+    atlases: ["carworld", "round"],
     sounds: SOUNDS.carworld,
     /** The score shown from the start, before any event. */
     startScore: 0,
@@ -26,7 +26,7 @@ export const GAMES = [
     index: 1,
     name: "carworld-crowded",
     titleKey: "playground.carworld.title",
-    atlases: ["carworld"],
+    atlases: ["carworld", "round"],
     sounds: SOUNDS.carworld,
     startScore: 0,
     score: (event) => (event.kind === 2 || event.kind === 3 ? event.value : null),
