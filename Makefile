@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e wasm bench-playground e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-explorer bench-check fuzz fuzz-api clean
+.PHONY: bench-tempo-corpus run build test e2e wasm bench-playground e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio bench-crowd bench-explorer bench-check fuzz fuzz-api clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -81,6 +81,11 @@ bench-fft:
 # Tempo accuracy and CPU against aubio and librosa; SET=smoke|dev|test (default test).
 bench-tempo:
 	bash scripts/bench-tempo --set $(or $(SET),test) --by-style
+
+# Tempo on the score corpus (real scores from music21's corpus, never tuned on): Acc1/Acc2 and CPU
+# next to aubio and librosa (docs/tempo-bench-notes.md, "The score corpus").
+bench-tempo-corpus:
+	bash scripts/bench-tempo-corpus --result
 
 # Library scan files/s next to mutagen and tinytag on ../shared/library-bench (LIBRARY_BENCH=DIR
 # to use another copy); FILES (default 20000) and RUNS (default 3).
