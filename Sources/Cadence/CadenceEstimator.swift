@@ -120,7 +120,7 @@ public struct CadenceEstimator: CadenceEstimating {
                         let share = doubleRateShare(grid, range, period: period)
                         estimate.doubleRateShare = share
                         if share >= absentShare, cadenceRange.contains(4 * spm / 3),
-                           vectorPower(grid, range, frequency: 4 / (3 * period)) > vectorPower(grid, range, frequency: 2 / period),
+                           case let (step, double) = vectorPowers(grid, range, 4 / (3 * period), 2 / period), step > double,
                            doubleRateShare(grid, range, period: 1.5 * period) >= vectorShare {
                             estimate.threeHalvesStride = true
                             estimate.impactsAtHalf = false
@@ -178,26 +178,30 @@ public struct CadenceEstimator: CadenceEstimating {
     /// own acceleration at the stride rate, while the body's bounce — at the step rate, in the
     /// world's vertical — is in the axes whole (issue 21; docs/runner.md, step 8).
     func doubleRateShare(_ grid: UniformGrid, _ range: Range<Int>, period: Double) -> Double {
-        let atRate = vectorPower(grid, range, frequency: 1 / period), atDouble = vectorPower(grid, range, frequency: 2 / period)
+        let (atRate, atDouble) = vectorPowers(grid, range, 1 / period, 2 / period)
         return atRate + atDouble > 0 ? atDouble / (atRate + atDouble) : 0
     }
 
-    /// The power of the band-passed acceleration vector over `range` at `frequency` (cycles
-    /// per grid sample): the sum of the three axes' (orientation does not change it).
-    func vectorPower(_ grid: UniformGrid, _ range: Range<Int>, frequency: Double) -> Double {
-        var total = 0.0
-        grid.x.withUnsafeBufferPointer { total += Self.goertzel(UnsafeBufferPointer(rebasing: $0[range]), frequency) }
-        grid.y.withUnsafeBufferPointer { total += Self.goertzel(UnsafeBufferPointer(rebasing: $0[range]), frequency) }
-        grid.z.withUnsafeBufferPointer { total += Self.goertzel(UnsafeBufferPointer(rebasing: $0[range]), frequency) }
-        return total
-    }
-
-    /// The power of `x` at `frequency` (cycles per sample): a Goertzel filter.
-    static func goertzel(_ x: UnsafeBufferPointer<Float>, _ frequency: Double) -> Double {
-        let c = 2 * cos(2 * Double.pi * frequency)
-        var s1 = 0.0, s2 = 0.0
-        for v in x { let s0 = Double(v) + c * s1 - s2; s2 = s1; s1 = s0 }
-        return s1 * s1 + s2 * s2 - c * s1 * s2
+    /// The power of the band-passed acceleration vector over `range` at two frequencies
+    /// (cycles per grid sample): the sum of the three axes' (Goertzel filters, one pass), which
+    /// the phone's orientation does not change.
+    func vectorPowers(_ grid: UniformGrid, _ range: Range<Int>, _ f1: Double, _ f2: Double) -> (Double, Double) {
+        let c1 = Float(2 * cos(2 * Double.pi * f1)), c2 = Float(2 * cos(2 * Double.pi * f2))
+        // Per axis and frequency, the Goertzel state (s1, s2).
+        var a1 = SIMD4<Float>(), a2 = SIMD4<Float>(), b1 = SIMD4<Float>(), b2 = SIMD4<Float>()
+        grid.x.withUnsafeBufferPointer { x in
+            grid.y.withUnsafeBufferPointer { y in
+                grid.z.withUnsafeBufferPointer { z in
+                    for i in range {
+                        let v = SIMD4<Float>(x[i], y[i], z[i], 0)
+                        let a0 = v + c1 * a1 - a2; a2 = a1; a1 = a0
+                        let b0 = v + c2 * b1 - b2; b2 = b1; b1 = b0
+                    }
+                }
+            }
+        }
+        let p1 = a1 * a1 + a2 * a2 - c1 * a1 * a2, p2 = b1 * b1 + b2 * b2 - c2 * b1 * b2
+        return (Double(p1.sum()), Double(p2.sum()))
     }
 
     /// A step read as a stride (or the reverse) halves (doubles) the cadence from one second
