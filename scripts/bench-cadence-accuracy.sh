@@ -2,8 +2,8 @@
 # Issue 21's cadence figures: the estimator on generator C's tuned and unseen parts
 # (Tests/CadenceTests/CadenceSetC.swift; the split rule is in docs/runner.md), coverage / median /
 # p95 / false cadence when still, overall and by placement × walking/running, each part apart;
-# and the estimator's CPU against BASE (default main) on `quintet bench cadence`'s 60-minute log
-# (scripts/bench-cadence-cpu.sh).
+# and the estimator's CPU and the same accuracy at BASE (default main: the "before"), CPU on
+# `quintet bench cadence`'s 60-minute log (scripts/bench-cadence-cpu.sh).
 #
 #   make bench-cadence-accuracy                 # BASE=main
 #   make bench-cadence-accuracy BASE=<rev>
@@ -25,7 +25,15 @@ sed -n '/^generator C, /,/^  transition/p' "$out/test.log"
 grep -E "^(✔|✘|━) (Test|Suite)" "$out/test.log" | grep -i "generator C\|issue's targets" || true
 [ $status = 0 ] || echo "swift test --filter CadenceSetCTests: exit status $status (see the figures; a target not met)"
 cpu=$(bash scripts/bench-cadence-cpu.sh --json "$base" HEAD)
-echo "CPU, 60-minute 100 Hz log: $cpu"
+echo "$cpu" | python3 -c "
+import json, sys
+r = json.load(sys.stdin)
+for k in ('base', 'new'):
+    print(f'CPU, 60-minute 100 Hz log, {k} ({r[k + \"_rev\"]}): best {r[k][\"best_s\"]:.4f} s, median {r[k][\"median_s\"]:.4f} s')
+    for part in ('tuned', 'unseen'):
+        a = r[k]['accuracy'][part]['all']
+        print(f'  {part}: coverage {a[\"coverage\"]}, median {a[\"median_spm\"]} spm, p95 {a[\"p95_spm\"]} spm, still with cadence {a[\"still_with_cadence\"]}')
+"
 TEST_STATUS=$status CPU="$cpu" python3 - "$out" "$base" <<'PY'
 import json, os, sys
 sys.path.insert(0, "scripts")
@@ -43,6 +51,10 @@ for p, r in parts.items():
     figures[f"{p}_still_with_cadence"] = figure(a["still_with_cadence"], "share", "quintet")
     sw = r["groups"].get("swing/running", {})
     figures[f"{p}_swing_running_p95_spm"] = figure(sw.get("p95_spm"), "spm", "quintet")
+    b = cpu["base"]["accuracy"][p]["all"]
+    for name, key, unit in (("coverage", "coverage", "share"), ("median_spm", "median_spm", "spm"),
+                            ("p95_spm", "p95_spm", "spm"), ("still_with_cadence", "still_with_cadence", "share")):
+        figures[f"{p}_{name}_base"] = figure(b[key], unit, f"quintet ({base})")
 figures["cpu_new_best_s"] = figure(cpu["new"]["best_s"], "s", "quintet (HEAD)")
 figures["cpu_new_median_s"] = figure(cpu["new"]["median_s"], "s", "quintet (HEAD)")
 figures["cpu_base_best_s"] = figure(cpu["base"]["best_s"], "s", f"quintet ({base})")
@@ -54,5 +66,6 @@ bench_result.write("cadence-accuracy",
                    ratios={"unseen_p95_over_target": (parts["unseen"]["all"]["p95_spm"] or 0) / 3.0,
                            "cpu_best_over_base": cpu["new"]["best_s"] / cpu["base"]["best_s"],
                            "cpu_median_over_base": cpu["new"]["median_s"] / cpu["base"]["median_s"]},
-                   details={"parts": parts, "test_status": int(os.environ["TEST_STATUS"])})
+                   details={"parts": parts, "base_parts": {p: cpu["base"]["accuracy"][p] for p in ("tuned", "unseen")},
+                            "test_status": int(os.environ["TEST_STATUS"])})
 PY

@@ -4,6 +4,9 @@
 # scratch package with a small timing program: `quintet bench cadence`'s synthetic 60-minute
 # 100 Hz run (Sources/quintet/Bench+Cadence.swift, copied), RUNS timed analyses (default 7);
 # best and median seconds. Only the three modules are built (≈ 1 minute each), not quintet.
+# The same program scores generator C's two parts (Tests/CadenceTests' CadenceScore,
+# GaitGenerator, GaitGeneratorC and CadenceSetC, taken from NEW for both revisions), so the JSON
+# also holds each revision's accuracy ("accuracy": {"tuned", "unseen"}) — the "before" figures.
 #
 #   bash scripts/bench-cadence-cpu.sh [BASE [NEW]]     # default: main and HEAD
 #   bash scripts/bench-cadence-cpu.sh --json main HEAD  # {"base": {...}, "new": {...}}
@@ -17,6 +20,9 @@ trap 'rm -rf "$work"' EXIT
 build() { # revision, directory
     mkdir -p "$2/Sources/timing"
     git archive "$1" Sources/Locking Sources/AudioCore Sources/Cadence | tar -x -C "$2"
+    for f in CadenceScore GaitGenerator GaitGeneratorC CadenceSetC; do
+        git show "$new:Tests/CadenceTests/$f.swift" >"$2/Sources/timing/$f.swift"
+    done
     cat >"$2/Package.swift" <<'SWIFT'
 // swift-tools-version:6.2
 import PackageDescription
@@ -54,7 +60,10 @@ for _ in 0..<runs {
     times.append(Date().timeIntervalSince(start))
 }
 times.sort()
-print("{\"best_s\": \(times[0]), \"median_s\": \(times[runs / 2]), \"runs\": \(runs), \"steps\": \(steps)}")
+var accuracy = [String: Any]()
+for part in CadenceSetC.Part.allCases { accuracy[part.rawValue] = GroupedCadenceScore.score(CadenceEstimator(), part: part).json }
+let result: [String: Any] = ["best_s": times[0], "median_s": times[runs / 2], "runs": runs, "steps": steps, "accuracy": accuracy]
+print(String(data: try! JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]), encoding: .utf8)!)
 SWIFT
     swift build -c release --package-path "$2" >/dev/null
 }
@@ -65,6 +74,15 @@ n=$("$work/new/.build/release/timing" "$runs")
 if [ $json = 1 ]; then
     echo "{\"base\": $b, \"new\": $n, \"base_rev\": \"$(git rev-parse --short "$base")\", \"new_rev\": \"$(git rev-parse --short "$new")\"}"
 else
-    echo "$base ($(git rev-parse --short "$base")): $b"
-    echo "$new ($(git rev-parse --short "$new")): $n"
+    for pair in "$base:$b" "$new:$n"; do
+        rev=${pair%%:*} result=${pair#*:}
+        echo "$result" | python3 -c "
+import json, sys
+r = json.load(sys.stdin)
+print(f'$rev ($(git rev-parse --short "$rev")): CPU best {r[\"best_s\"]:.4f} s, median {r[\"median_s\"]:.4f} s over {r[\"runs\"]} runs')
+for part in ('tuned', 'unseen'):
+    a = r['accuracy'][part]['all']
+    print(f'  {part}: coverage {a[\"coverage\"]:.3f}, median {a[\"median_spm\"]} spm, p95 {a[\"p95_spm\"]} spm, still with cadence {a[\"still_with_cadence\"]}')
+"
+    done
 fi

@@ -18,7 +18,9 @@ import Foundation
 /// it. Step/stride slips: the readings are tracked across seconds (a Viterbi path through
 /// each second's reading, half and double it, an octave jump between seconds costing more
 /// than a few seconds read at the other octave), and a second the path moves is taken again
-/// at that lag.
+/// at that lag. What tells a stride from a step there is the signal's own evidence: the jerk's
+/// repetition at half the lag read, and the three axes' power at the rate read against twice
+/// it (issue 21: a phone swung in a hand turns, and its magnitude shows the swing's stride).
 ///
 /// ```swift
 /// let analysis = CadenceEstimator().analyze(samples)
