@@ -18,7 +18,9 @@ import Foundation
 /// it. Step/stride slips: the readings are tracked across seconds (a Viterbi path through
 /// each second's reading, half and double it, an octave jump between seconds costing more
 /// than a few seconds read at the other octave), and a second the path moves is taken again
-/// at that lag.
+/// at that lag. What tells a stride from a step there is the signal's own evidence: the jerk's
+/// repetition at half the lag read, and the three axes' power at the rate read against twice
+/// it (issue 21: a phone swung in a hand turns, and its magnitude shows the swing's stride).
 ///
 /// ```swift
 /// let analysis = CadenceEstimator().analyze(samples)
@@ -78,13 +80,28 @@ public struct CadenceEstimator: CadenceEstimating {
     /// Normalised autocorrelation of the jerk at half the lag read above which the impacts
     /// come twice per period read.
     public var impactShare = 0.2
+    /// Share of the three axes' power at twice the rate read (against the rate read and twice
+    /// it) from which the reading is taken for a stride whatever the jerk says (see
+    /// `doubleRateShare`)…
+    public var vectorShare = 0.6
+    /// …and under which the jerk's evidence (`impactsAtHalf`) is not enough: a walk on a belt
+    /// or a run with the phone at the chest has a jerk that repeats at half its step too.
+    public var impactVectorShare = 0.45
+    /// Share of the axes' power at twice the rate read above which the rate read is nearly
+    /// absent from the axes: then, if the stride at two thirds of it and the step at four
+    /// thirds show (`vectorShare`), the reading is a third harmonic of the stride (seen in a
+    /// swinging hand sampled at 20 Hz) and four thirds of it is the step.
+    public var absentShare = 0.9
 
     public init() {}
 
     public func analyze(_ samples: [AccelerationSample]) -> CadenceAnalysis {
         var grid = UniformGrid(samples: samples, rate: gridRate, maxGap: maxGap)
         guard !grid.values.isEmpty else { return CadenceAnalysis(readings: []) }
-        for segment in grid.segments { bandPass(&grid.values, segment) }
+        for segment in grid.segments {
+            bandPass(&grid.values, segment)
+            bandPass(&grid.x, segment); bandPass(&grid.y, segment); bandPass(&grid.z, segment)
+        }
         let seconds = Int(Double(grid.values.count - 1) / gridRate)
         var readings = [CadenceReading]()
         readings.reserveCapacity(seconds + 1)
@@ -99,7 +116,20 @@ public struct CadenceEstimator: CadenceEstimating {
                     let length = min(width, segment.count)
                     let lower = min(max(centre - length / 2, segment.lowerBound), segment.upperBound - length)
                     windows[second] = lower..<(lower + length)
-                    let estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[lower..<(lower + length)]))
+                    var estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[lower..<(lower + length)]))
+                    if let spm = estimate.spm {
+                        let range = lower..<(lower + length), period = 60 * gridRate / spm
+                        let share = doubleRateShare(grid, range, period: period)
+                        estimate.doubleRateShare = share
+                        if share >= absentShare, cadenceRange.contains(4 * spm / 3),
+                           case let (step, double) = vectorPowers(grid, range, 4 / (3 * period), 2 / period), step > double,
+                           doubleRateShare(grid, range, period: 1.5 * period) >= vectorShare {
+                            estimate.threeHalvesStride = true
+                            estimate.impactsAtHalf = false
+                        } else if cadenceRange.contains(2 * spm) {
+                            estimate.impactsAtHalf = share >= vectorShare || (estimate.impactsAtHalf && share >= impactVectorShare)
+                        }
+                    }
                     estimates[second] = estimate
                     reading.spm = estimate.spm
                     reading.confidence = estimate.confidence
@@ -134,6 +164,46 @@ public struct CadenceEstimator: CadenceEstimating {
         /// The window is as intense as running and its jerk (the impacts) repeats at half
         /// the lag read: that lag is a stride (a swinging hand or a pocket while running).
         var impactsAtHalf = false
+        /// The share of the three axes' power at twice the rate read, against that at the rate
+        /// read and twice it (`doubleRateShare`).
+        var doubleRateShare = 0.0
+        /// The rate read is 3/2 of the stride's: the axes hold almost nothing at it
+        /// (`absentShare`), while at two thirds of it (the stride) and four thirds (the step)
+        /// they show a gait whose step dominates (`vectorShare`).
+        var threeHalvesStride = false
+    }
+
+    /// Of the acceleration vector's power (the three band-passed axes, each a Goertzel
+    /// filter over the window) at the rate read, 1 / `period`, and at twice it, the share at
+    /// twice it. The axes keep what the magnitude loses: a limb swinging at the stride rate
+    /// turns the phone, and the magnitude, which ignores the turn, still shows the swing's
+    /// own acceleration at the stride rate, while the body's bounce — at the step rate, in the
+    /// world's vertical — is in the axes whole (issue 21; docs/runner.md, step 8).
+    func doubleRateShare(_ grid: UniformGrid, _ range: Range<Int>, period: Double) -> Double {
+        let (atRate, atDouble) = vectorPowers(grid, range, 1 / period, 2 / period)
+        return atRate + atDouble > 0 ? atDouble / (atRate + atDouble) : 0
+    }
+
+    /// The power of the band-passed acceleration vector over `range` at two frequencies
+    /// (cycles per grid sample): the sum of the three axes' (Goertzel filters, one pass), which
+    /// the phone's orientation does not change.
+    func vectorPowers(_ grid: UniformGrid, _ range: Range<Int>, _ f1: Double, _ f2: Double) -> (Double, Double) {
+        let c1 = Float(2 * cos(2 * Double.pi * f1)), c2 = Float(2 * cos(2 * Double.pi * f2))
+        // Per axis and frequency, the Goertzel state (s1, s2).
+        var a1 = SIMD4<Float>(), a2 = SIMD4<Float>(), b1 = SIMD4<Float>(), b2 = SIMD4<Float>()
+        grid.x.withUnsafeBufferPointer { x in
+            grid.y.withUnsafeBufferPointer { y in
+                grid.z.withUnsafeBufferPointer { z in
+                    for i in range {
+                        let v = SIMD4<Float>(x[i], y[i], z[i], 0)
+                        let a0 = v + c1 * a1 - a2; a2 = a1; a1 = a0
+                        let b0 = v + c2 * b1 - b2; b2 = b1; b1 = b0
+                    }
+                }
+            }
+        }
+        let p1 = a1 * a1 + a2 * a2 - c1 * a1 * a2, p2 = b1 * b1 + b2 * b2 - c2 * b1 * b2
+        return (Double(p1.sum()), Double(p2.sum()))
     }
 
     /// A step read as a stride (or the reverse) halves (doubles) the cadence from one second
@@ -158,7 +228,7 @@ public struct CadenceEstimator: CadenceEstimating {
             let run = (start...lastRead).filter { readings[$0].spm != nil }
             start = lastRead + 1
             guard run.count >= 3 else { continue }
-            // Candidates: 0 the reading, 1 double, 2 half.
+            // Candidates: 0 the reading, 1 double, 2 half, 3 four thirds (a reading at 3/2 the stride rate).
             var cost = [[Double]](), back = [[Int]]()
             cost.reserveCapacity(run.count); back.reserveCapacity(run.count)
             // Walking is slower than `slowCadence` only at a shuffle: such a reading is more
@@ -170,20 +240,23 @@ public struct CadenceEstimator: CadenceEstimating {
                     guard cadenceRange.contains(spm * factor) else { return nil }
                     return (spm * factor, (peak == nil ? unsupportedCost : octaveCost) + slow(spm * factor))
                 }
-                if e.impactsAtHalf, cadenceRange.contains(2 * spm) {
-                    return [(spm, octaveCost + slow(spm)), (2 * spm, slow(2 * spm)), alternative(0.5, e.halfPeak)]
+                if e.threeHalvesStride {
+                    return [(spm, octaveCost + slow(spm)), alternative(2, e.doublePeak), alternative(0.5, e.halfPeak), (4 * spm / 3, slow(4 * spm / 3))]
                 }
-                return [(spm, slow(spm)), alternative(2, e.doublePeak), alternative(0.5, e.halfPeak)]
+                if e.impactsAtHalf, cadenceRange.contains(2 * spm) {
+                    return [(spm, octaveCost + slow(spm)), (2 * spm, slow(2 * spm)), alternative(0.5, e.halfPeak), nil]
+                }
+                return [(spm, slow(spm)), alternative(2, e.doublePeak), alternative(0.5, e.halfPeak), nil]
             }
             var previous = candidates(run[0])
             cost.append(previous.map { $0?.cost ?? .infinity })
-            back.append([0, 0, 0])
+            back.append([0, 0, 0, 0])
             for second in run.dropFirst() {
                 let current = candidates(second)
-                var row = [Double](repeating: .infinity, count: 3), from = [0, 0, 0]
-                for j in 0..<3 {
+                var row = [Double](repeating: .infinity, count: 4), from = [0, 0, 0, 0]
+                for j in 0..<4 {
                     guard let c = current[j] else { continue }
-                    for i in 0..<3 {
+                    for i in 0..<4 {
                         guard let p = previous[i], cost.last![i].isFinite else { continue }
                         let ratio = c.spm / p.spm
                         let total = cost.last![i] + (ratio > jumpRatio || ratio < 1 / jumpRatio ? jumpCost : 0)
@@ -198,7 +271,7 @@ public struct CadenceEstimator: CadenceEstimating {
             for k in stride(from: run.count - 1, through: 0, by: -1) {
                 let second = run[k]
                 if state != 0, let range = windows[second], let spm = readings[second].spm {
-                    let target = state == 1 ? 2 * spm : spm / 2
+                    let target = state == 1 ? 2 * spm : state == 2 ? spm / 2 : 4 * spm / 3
                     let estimate = estimateWindow(UnsafeBufferPointer(rebasing: values[range]), prior: target)
                     if let again = estimate.spm, abs(again / target - 1) < 0.2 {
                         readings[second].spm = again

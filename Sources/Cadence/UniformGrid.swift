@@ -13,6 +13,9 @@ struct UniformGrid {
     let start: Double
     /// Magnitude in g per grid point (0 where invalid).
     var values: [Float]
+    /// The three axes in g per grid point (raw, gravity included; 0 where invalid), resampled
+    /// as the magnitude is: the step/stride decision looks at the vertical (issue 21).
+    var x: [Float], y: [Float], z: [Float]
     /// Contiguous valid index ranges, in order.
     let segments: [Range<Int>]
 
@@ -23,27 +26,33 @@ struct UniformGrid {
             samples.sort { $0.t < $1.t }
         }
         guard let first = samples.first, let last = samples.last else {
-            start = 0; values = []; segments = []; return
+            start = 0; values = []; x = []; y = []; z = []; segments = []; return
         }
         start = first.t
         let dt = 1 / rate
         let count = Int(((last.t - first.t) * rate).rounded(.down)) + 1
         var values = [Float](repeating: 0, count: count)
+        var gx = [Float](repeating: 0, count: count), gy = gx, gz = gx
         var valid = [Bool](repeating: false, count: count)
         let magnitudes = samples.map(\.magnitude)
         var i = 0 // first sample with t >= grid point − dt/2
         for j in 0..<count {
             let tj = first.t + Double(j) * dt
             while i < samples.count && samples[i].t < tj - dt / 2 { i += 1 }
-            var sum = 0.0, n = 0, k = i
-            while k < samples.count && samples[k].t < tj + dt / 2 { sum += magnitudes[k]; n += 1; k += 1 }
+            var sum = 0.0, sx = 0.0, sy = 0.0, sz = 0.0, n = 0, k = i
+            while k < samples.count && samples[k].t < tj + dt / 2 {
+                sum += magnitudes[k]; sx += samples[k].x; sy += samples[k].y; sz += samples[k].z
+                n += 1; k += 1
+            }
             if n > 0 {
                 values[j] = Float(sum / Double(n)); valid[j] = true
+                gx[j] = Float(sx / Double(n)); gy[j] = Float(sy / Double(n)); gz[j] = Float(sz / Double(n))
             } else if i > 0 && i < samples.count {
                 let a = samples[i - 1], b = samples[i]
                 guard b.t - a.t <= maxGap else { continue }
                 let w = (tj - a.t) / (b.t - a.t)
                 values[j] = Float(magnitudes[i - 1] * (1 - w) + magnitudes[i] * w); valid[j] = true
+                gx[j] = Float(a.x * (1 - w) + b.x * w); gy[j] = Float(a.y * (1 - w) + b.y * w); gz[j] = Float(a.z * (1 - w) + b.z * w)
             }
         }
         var segments = [Range<Int>]()
@@ -54,6 +63,7 @@ struct UniformGrid {
             if !ok, let s = runStart { segments.append(s..<j); runStart = nil }
         }
         self.values = values
+        x = gx; y = gy; z = gz
         self.segments = segments
     }
 
