@@ -236,7 +236,7 @@ struct GaitGeneratorC {
         // MARK: Positions (world: x forward, y left, z up; m) and orientation angles (rad).
         var px = [Double](repeating: 0, count: n), py = px, pz = px
         var pitch = px, roll = px, yaw = px, impactGain = px
-        var breath = 0.0
+        let breath = 0.0
         let breathRate = uniform(0.2, 0.35)
         for i in 0..<n {
             let t = Double(i) * dt, e = envelope[i], p = psi[i]
