@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e wasm bench-playground e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-tempo-corpus bench-scan bench-cadence bench-cadence-accuracy bench-physics bench-radio bench-crowd bench-explorer bench-check fuzz fuzz-api clean
+.PHONY: run build test e2e wasm bench-playground e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-tempo-corpus bench-scan bench-cadence bench-cadence-accuracy bench-cadence-corpus bench-physics bench-radio bench-crowd bench-explorer bench-check fuzz fuzz-api clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -105,7 +105,15 @@ bench-cadence:
 # Issue 21: cadence coverage / median / p95 / false cadence when still on generator C's tuned and
 # unseen parts, by placement and gait, and the estimator's CPU against BASE (default main).
 bench-cadence-accuracy:
-	BASE=$(or $(BASE),main) bash scripts/bench-cadence-accuracy.sh
+	BASE=$(or $(BASE),de835ea) bash scripts/bench-cadence-accuracy.sh
+
+# Cadence on gait model D (scripts/cadence_corpus.py: numpy, written apart from the Swift
+# generators, never tuned on), through the release `quintet cadence --json`.
+bench-cadence-corpus:
+	swift build -c release --product quintet --static-swift-stdlib
+	bash scripts/bench-tempo --set smoke --only-build >/dev/null
+	test -f .bench/cadence-corpus/truth.json -a .bench/cadence-corpus/truth.json -nt scripts/cadence_corpus.py || .bench/venv/bin/python scripts/cadence_corpus.py build
+	.bench/venv/bin/python scripts/cadence_corpus.py eval --result
 
 # Physics2D next to Box2D 2.4.1, Box2D 3.1.1 and pymunk on ../shared/physics-bench's scenes
 # (REPEAT=3; PHYSICS_BENCH=DIR for another copy of the harness).

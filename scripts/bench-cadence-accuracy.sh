@@ -2,10 +2,10 @@
 # Issue 21's cadence figures: the estimator on generator C's tuned and unseen parts
 # (Tests/CadenceTests/CadenceSetC.swift; the split rule is in docs/runner.md), coverage / median /
 # p95 / false cadence when still, overall and by placement × walking/running, each part apart;
-# and the estimator's CPU and the same accuracy at BASE (default main: the "before"), CPU on
+# and the estimator's CPU and the same accuracy at BASE (default de835ea, main before issue 21: the "before"), CPU on
 # `quintet bench cadence`'s 60-minute log (scripts/bench-cadence-cpu.sh).
 #
-#   make bench-cadence-accuracy                 # BASE=main
+#   make bench-cadence-accuracy                 # BASE=de835ea
 #   make bench-cadence-accuracy BASE=<rev>
 #
 # Writes Benchmarks/results/cadence-accuracy-<UTC time>.json (scripts/bench_result.py). The
@@ -14,7 +14,7 @@
 # figures are written all the same.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-base=${BASE:-main}
+base=${BASE:-de835ea}
 export BENCH_COMMAND=${BENCH_COMMAND:-"make bench-cadence-accuracy BASE=$base"}
 export BENCH_LOAD_START=${BENCH_LOAD_START:-$(cut -d' ' -f1-3 /proc/loadavg)}
 out=$(mktemp -d)
