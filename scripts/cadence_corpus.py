@@ -9,7 +9,7 @@ kept unseen by tuning (docs/runner.md, "Figures": "The corpus, model D").
 x, y, z in g, as a phone app exports them) and truth.json (step times, activity and placement
 per second). `eval` runs `quintet cadence --json` on every trace (QUINTET_BIN, else
 .build/release/quintet) and prints coverage, median and p95 error and the share of still
-seconds with a cadence, overall and by placement and pace, plus the metrical level of the
+seconds with a cadence, overall and by placement, pace and sample rate, plus the metrical level of the
 errors (half, double, other).
 
 Model D, in world coordinates (x forward, y left, z up), numpy only:
@@ -22,9 +22,9 @@ Model D, in world coordinates (x forward, y left, z up), numpy only:
   of 0.15–0.35 g per step with a small strike; braking then propulsion forward; a lateral sway
   at the stride (one sign per foot); each foot's force scaled by its own factor (±3–15 %).
 - Placements: swinging hand (the arm a pendulum of 0.45–0.7 m about the shoulder at the stride,
-  ±20–50° running, ±10–30° walking, a wrist roll at the stride, the trunk's impacts softened by
+  ±20–50° running, ±10–30° walking, centred 0.1–0.5 rad ahead of the body, a wrist roll at the stride, the trunk's impacts softened by
   a first-order low-pass of 5–12 Hz), held still against the chest (rigid on the trunk, a
-  tremor), armband (upper arm: a 0.12–0.25 m pendulum, ±12–30°), thigh pocket (a 0.2–0.3 m
+  tremor), armband (upper arm: a 0.12–0.25 m pendulum, ±12–30°, centred 0.04–0.2 rad ahead), thigh pocket (a 0.2–0.3 m
   pendulum about the hip, ±20–40°, the pocket leg's strikes stronger), belt (rigid, with pelvis
   roll and yaw at the stride). The phone's orientation: a random rotation, then the limb's.
   Switching between hand and chest takes 1–2 s of handling (a fast turn of the phone).
@@ -193,6 +193,7 @@ def simulate(seed, kind):
     arm_r, arm_amp = rng.uniform(0.12, 0.25), math.radians(rng.uniform(12, 30))
     thigh_r, thigh_amp = rng.uniform(0.2, 0.3), math.radians(rng.uniform(20, 40))
     wrist_amp = math.radians(rng.uniform(5, 30))
+    swing_offset = rng.uniform(0.1, 0.5)
     hand_cut = rng.uniform(5, 12)
     trunk_soft = np.stack([lowpass(acc[:, j], hand_cut, FS_SIM) for j in range(3)], axis=1)
     out = np.zeros((n, 3))
@@ -217,7 +218,11 @@ def simulate(seed, kind):
                 r, amp, trunk = arm_r, np.where(act == "still", 0.0, arm_amp), acc[sel]
             else:
                 r, amp, trunk = thigh_r, np.where(act == "still", 0.0, thigh_amp), acc[sel]
-            theta = amp * np.sin(ph)
+            # The swing centres ahead of the body (a bent elbow carries the hand forward): this
+            # offset is what lets the stride show in the acceleration's magnitude.
+            offset = np.where(amp > 0, swing_offset if place == "hand" else 0.4 * swing_offset, 0.0)
+            offset = lowpass(offset, 1.0, FS_SIM)
+            theta = offset + amp * np.sin(ph)
             dt = 1 / FS_SIM
             dtheta = np.gradient(theta, dt)
             ddtheta = np.gradient(dtheta, dt)
@@ -340,7 +345,8 @@ def evaluate(out: Path, json_path: str | None, result: bool) -> int:
                 by_second[s] = reading["spm"]
         for sec in trace["seconds"]:
             if sec["state"] in ("walk", "run", "still"):
-                rows.append((sec["place"], sec["state"], sec.get("spm"), by_second.get(sec["t"]), trace["kind"]))
+                rows.append((sec["place"], sec["state"], sec.get("spm"), by_second.get(sec["t"]), trace["kind"],
+                             trace["rate_hz"]))
 
     def stats(selected):
         moving = [r for r in selected if r[1] != "still"]
@@ -385,6 +391,8 @@ def evaluate(out: Path, json_path: str | None, result: bool) -> int:
         sel = [r for r in rows if r[1] != "still" and lo <= r[2] < hi]
         if sel:
             print(line(f"{lo}–{hi} spm", stats(sel)))
+    for rate in sorted({r[5] for r in rows}):
+        print(line(f"sampled at {rate:.0f} Hz", stats([r for r in rows if r[5] == rate])))
     print(f"\nCPU of `quintet cadence` over the {len(traces)} traces (whole processes): {cpu:.2f} s")
     if json_path:
         Path(json_path).write_text(json.dumps({"overall": overall, "rows": rows}))
