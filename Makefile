@@ -78,9 +78,11 @@ bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio 
 bench-fft:
 	bash scripts/bench-fft.sh
 
-# Tempo accuracy and CPU against aubio and librosa; SET=smoke|dev|test (default test).
+# Tempo accuracy and CPU against aubio and librosa. Default: the metrical-level sets of
+# issue 21, the tuned and the unseen part reported separately (one result file,
+# tempo-levels-*.json); SET=smoke|dev|test|levels-tuned|levels-unseen for one set alone.
 bench-tempo:
-	bash scripts/bench-tempo --set $(or $(SET),test) --by-style
+	bash scripts/bench-tempo --set $(or $(SET),levels) --by-style
 
 # Library scan files/s next to mutagen and tinytag on ../shared/library-bench (LIBRARY_BENCH=DIR
 # to use another copy); FILES (default 20000) and RUNS (default 3).

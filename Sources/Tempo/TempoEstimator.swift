@@ -60,7 +60,8 @@ public struct TempoEstimator: TempoEstimating {
         }
         let peaks = Self.localMaxima(grid).filter { $0.salience > 0 }.sorted { $0.salience > $1.salience }
         guard !peaks.isEmpty else { return .noTempo }
-        let scored = Self.chooseBeat(peaks: Array(peaks.prefix(8)), novelty: novelty, periodicity: periodicity)
+        let scored = Self.chooseBeat(peaks: Array(peaks.prefix(8)), novelty: novelty, lowBand: normalized[0],
+                                    highBand: normalized[normalized.count - 1], periodicity: periodicity)
         guard let beat = scored.first?.bpm else { return .noTempo }
         let refined = Self.refine(bpm: beat, periodicity: periodicity)
         var candidates = scored.prefix(5).map { TempoEstimate.Candidate(bpm: $0.bpm, score: $0.score) }
@@ -70,37 +71,41 @@ public struct TempoEstimator: TempoEstimating {
     }
 
     /// The octave decision. Candidates are the strongest periodicity peaks and their
-    /// ×2, ×3, ½ and ⅓ relatives in `range`. Each is scored by
-    ///
-    ///     log P + ½ log R + log S − 0.45 · log2(bpm / 110)²
-    ///
-    /// with P and R the precision and recall of a pulse train at that tempo (see
-    /// `PulseTrain`), S the periodicity salience, and the last term a log-normal tempo
-    /// prior (σ ≈ 1 octave around 110 BPM). The weights were chosen on Quintet's
-    /// synthesised development set and checked on a held-out set (docs/tempo.md).
-    /// Returns the candidates best first, with scores as probabilities-like weights.
-    static func chooseBeat(peaks: [(bpm: Double, salience: Double)], novelty: [Float],
-                           periodicity: Periodicity) -> [(bpm: Double, score: Double)] {
+    /// ×2, ×3, ½, ⅓, ×3/2 and ×2/3 relatives in `range`. Each is scored by `LevelChooser`
+    /// (a logistic choice model over pulse-train fits, periodicity, metre, onset density
+    /// and the tempo prior; docs/tempo.md). Returns the candidates best first, with scores
+    /// as weights that sum to 1.
+    static func chooseBeat(peaks: [(bpm: Double, salience: Double)], novelty: [Float], lowBand: [Float],
+                           highBand: [Float], periodicity: Periodicity) -> [(bpm: Double, score: Double)] {
         var tempi: [Double] = []
         for peak in peaks {
             let precise = refine(bpm: peak.bpm, periodicity: periodicity)
-            for ratio in [1.0, 2, 3, 0.5, 1.0 / 3] {
+            for ratio in [1.0, 2, 3, 0.5, 1.0 / 3, 1.5, 2.0 / 3] {
                 let bpm = precise * ratio
                 guard range.contains(bpm), !tempi.contains(where: { abs($0 - bpm) / bpm < 0.02 }) else { continue }
                 tempi.append(bpm)
             }
         }
         let pulses = PulseTrain(novelty: novelty)
+        let onsetRate = pulses.onsetRate(frameRate: periodicity.frameRate)
+        func average(_ x: [Float]) -> Double { x.isEmpty ? 0 : Double(x.reduce(0, +)) / Double(x.count) }
+        let lowMean = average(lowBand), highMean = average(highBand)
         let scored = tempi.map { bpm -> (bpm: Double, score: Double) in
             let fit = pulses.fit(period: periodicity.lag(bpm: bpm))
-            let salience = periodicity.salience(bpm: bpm)
+            let lowOn = PulseTrain.mean(of: lowBand, on: fit)
+            let pulseCount = Double(lowBand.count) / max(fit.period, 1)
+            let evidence = LevelChooser.Evidence(
+                bpm: bpm, fit: fit, salience: periodicity.salience(bpm: bpm),
+                salienceDouble: periodicity.salience(bpm: bpm * 2), salienceHalf: periodicity.salience(bpm: bpm / 2),
+                lowRatio: lowMean > 0 ? lowOn / lowMean : 1,
+                lowRecall: lowMean > 0 ? min(1, lowOn * pulseCount / (lowMean * Double(lowBand.count))) : 1,
+                highRatio: highMean > 0 ? PulseTrain.mean(of: highBand, on: fit) / highMean : 1,
+                onsetRate: onsetRate)
             if debug {
-                FileHandle.standardError.write(Data(String(format: "{\"bpm\":%.3f,\"P\":%.4f,\"R\":%.4f,\"S\":%.4f}\n",
-                                                           bpm, fit.precision, fit.recall, salience).utf8))
+                let values = LevelChooser.features(evidence).map { String(format: "%.5f", $0) }.joined(separator: ",")
+                FileHandle.standardError.write(Data("{\"bpm\":\(String(format: "%.3f", bpm)),\"features\":[\(values)]}\n".utf8))
             }
-            let logScore = log(max(fit.precision, 1e-6)) + 0.5 * log(max(fit.recall, 1e-6))
-                + log(max(salience, 1e-6)) + logPrior(bpm)
-            return (bpm, logScore)
+            return (bpm, LevelChooser.score(evidence))
         }.sorted { $0.score > $1.score }
         // Scores as weights that sum to 1 (a softmax of the log scores).
         guard let top = scored.first?.score else { return [] }

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The metrical-level decision (issue 21): which of the tempo candidates — the salient
+/// periods and their ×2, ×3, ½, ⅓, ×3/2 and ×2/3 relatives — is the beat a listener taps.
+///
+/// Every candidate gets a feature vector (`features`) and a linear score w·x; the
+/// candidates of one song compete in a softmax (a conditional logit, the multinomial
+/// logistic model of a choice among alternatives). The weights are fitted by
+/// `scripts/tempo-level-train` on the `levels-tuned` set only (docs/tempo.md), penalised
+/// towards the hand-set score that preceded them (log P + ½ log R + log S − 0.45 o²), and
+/// written below as constants.
+struct LevelChooser {
+    /// What one candidate offers as evidence of being the beat.
+    struct Evidence {
+        var bpm: Double
+        /// The pulse-train fit at the candidate's period (precision, recall, metre).
+        var fit: PulseTrain.Fit
+        /// Periodicity salience at the candidate, at twice and at half its tempo.
+        var salience: Double
+        var salienceDouble: Double
+        var salienceHalf: Double
+        /// Mean low-band (0–150 Hz) novelty on the candidate's pulses, over the band's mean.
+        var lowRatio: Double
+        /// The share of the low band's novelty that the pulses collect.
+        var lowRecall: Double
+        /// Mean high-band (above 2.5 kHz) novelty on the candidate's pulses, over the band's mean.
+        var highRatio: Double
+        /// Onsets per second in the whole song.
+        var onsetRate: Double
+    }
+
+    static let featureNames = ["logP", "logR", "logS", "octave", "octave2", "offbeat", "thirds",
+                               "alternate", "density2", "lowRatio", "doubleS", "halfS",
+                               "lowRecall", "highRatio"]
+
+    /// The feature vector: log precision, log recall, log salience; the octave o =
+    /// log2(bpm / 110) and o²; the metre around the pulses (log of the novelty half-way,
+    /// at the thirds and on the weaker of even/odd pulses, each against the pulses');
+    /// (log2 onsets per beat)², the low band's precision, the salience of the neighbouring
+    /// levels (twice and half the tempo) against the candidate's; the low band's recall and
+    /// the high band's precision (all in logs).
+    static func features(_ e: Evidence) -> [Double] {
+        func lg(_ x: Double) -> Double { log(max(x, 1e-6)) }
+        let octave = log2(e.bpm / 110)
+        let perBeat = log2(max(e.onsetRate, 0.05) * 60 / e.bpm)
+        let on = e.fit.precision
+        return [lg(on), lg(e.fit.recall), lg(e.salience), octave, octave * octave,
+                lg(e.fit.offbeat) - lg(on), lg(e.fit.thirds) - lg(on), lg(e.fit.alternate) - lg(on),
+                perBeat * perBeat, lg(e.lowRatio), lg(e.salienceDouble) - lg(e.salience),
+                lg(e.salienceHalf) - lg(e.salience), lg(e.lowRecall), lg(e.highRatio)]
+    }
+
+    /// The weights of `featureNames`, in order (fitted; see the type's documentation).
+    static let weights: [Double] = [4.6962, 3.2578, 1.7036, 0.9306, -5.1094, -0.1870, -0.2802, 0.0454, 0.2787, -0.6717, 2.6828, -0.7767, -0.2393, -2.2828]
+
+    /// The candidate's log score.
+    static func score(_ e: Evidence) -> Double {
+        zip(features(e), weights).reduce(0) { $0 + $1.0 * $1.1 }
+    }
+}
