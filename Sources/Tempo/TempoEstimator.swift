@@ -71,7 +71,7 @@ public struct TempoEstimator: TempoEstimating {
     }
 
     /// The octave decision. Candidates are the strongest periodicity peaks and their
-    /// ×2, ×3, ½, ⅓, ×3/2 and ×2/3 relatives in `range`. Each is scored by `LevelChooser`
+    /// ×2, ×3, ½ and ⅓ relatives in `range`. Each is scored by `LevelChooser`
     /// (a logistic choice model over pulse-train fits, periodicity, metre, onset density
     /// and the tempo prior; docs/tempo.md). Returns the candidates best first, with scores
     /// as weights that sum to 1.
@@ -80,7 +80,7 @@ public struct TempoEstimator: TempoEstimating {
         var tempi: [Double] = []
         for peak in peaks {
             let precise = refine(bpm: peak.bpm, periodicity: periodicity)
-            for ratio in [1.0, 2, 3, 0.5, 1.0 / 3, 1.5, 2.0 / 3] {
+            for ratio in [1.0, 2, 3, 0.5, 1.0 / 3] {
                 let bpm = precise * ratio
                 guard range.contains(bpm), !tempi.contains(where: { abs($0 - bpm) / bpm < 0.02 }) else { continue }
                 tempi.append(bpm)
@@ -88,6 +88,7 @@ public struct TempoEstimator: TempoEstimating {
         }
         let pulses = PulseTrain(novelty: novelty)
         let onsetRate = pulses.onsetRate(frameRate: periodicity.frameRate)
+        let lowOnsetRate = PulseTrain(novelty: lowBand).onsetRate(frameRate: periodicity.frameRate)
         func average(_ x: [Float]) -> Double { x.isEmpty ? 0 : Double(x.reduce(0, +)) / Double(x.count) }
         let lowMean = average(lowBand), highMean = average(highBand)
         let scored = tempi.map { bpm -> (bpm: Double, score: Double) in
@@ -100,7 +101,7 @@ public struct TempoEstimator: TempoEstimating {
                 lowRatio: lowMean > 0 ? lowOn / lowMean : 1,
                 lowRecall: lowMean > 0 ? min(1, lowOn * pulseCount / (lowMean * Double(lowBand.count))) : 1,
                 highRatio: highMean > 0 ? PulseTrain.mean(of: highBand, on: fit) / highMean : 1,
-                onsetRate: onsetRate)
+                onsetRate: onsetRate, lowOnsetRate: lowOnsetRate)
             if debug {
                 let values = LevelChooser.features(evidence).map { String(format: "%.5f", $0) }.joined(separator: ",")
                 FileHandle.standardError.write(Data("{\"bpm\":\(String(format: "%.3f", bpm)),\"features\":[\(values)]}\n".utf8))
