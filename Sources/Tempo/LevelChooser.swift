@@ -1,14 +1,16 @@
 import Foundation
 
 /// The metrical-level decision (issue 21): which of the tempo candidates — the salient
-/// periods and their ×2, ×3, ½, ⅓, ×3/2 and ×2/3 relatives — is the beat a listener taps.
+/// periods and their ×2, ×3, ½ and ⅓ relatives — is the beat a listener taps.
 ///
 /// Every candidate gets a feature vector (`features`) and a linear score w·x; the
 /// candidates of one song compete in a softmax (a conditional logit, the multinomial
 /// logistic model of a choice among alternatives). The weights are fitted by
-/// `scripts/tempo-level-train` on the `levels-tuned` set only (docs/tempo.md), penalised
-/// towards the hand-set score that preceded them (log P + ½ log R + log S − 0.45 o²), and
-/// written below as constants.
+/// `scripts/tempo-level-train` on the tuned sets only (`levels-tuned` and `dev`),
+/// penalised towards the hand-set score that preceded them (log P + ½ log R + log S −
+/// 0.45 o²), with the penalty chosen by leave-one-generator-out validation, and written
+/// below as constants. That validation chose an infinite penalty: the weights in force are
+/// the hand-set score plus the two hand-set hinges (docs/tempo.md, "Fitting the chooser").
 struct LevelChooser {
     /// What one candidate offers as evidence of being the beat.
     struct Evidence {

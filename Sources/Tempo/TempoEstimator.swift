@@ -9,8 +9,9 @@ import Foundation
 /// 3. Periodicity: the unbiased autocorrelation of the whole song's novelty, and for each
 ///    tempo from 30 to 300 BPM a salience summing the autocorrelation at 1–4 beat periods.
 /// 4. The octave decision: the salient tempos and their ×2, ×3, ½, ⅓ relatives are scored
-///    by how well a pulse train at each fits the novelty (precision and recall), by their
-///    periodicity, and by a log-normal tempo prior; see `chooseBeat`.
+///    by `LevelChooser` from how well a pulse train at each fits the novelty (precision,
+///    recall, the metre around the pulses), their periodicity and a log-normal tempo prior;
+///    see `chooseBeat`.
 /// 5. Precision: the beat period is refined from the autocorrelation peaks at its
 ///    multiples (a peak at 8 beats pins the period 8 times more finely).
 ///
@@ -29,9 +30,6 @@ public struct TempoEstimator: TempoEstimating {
 
     /// Tempi considered, in BPM.
     public static let range: ClosedRange<Double> = 40...240
-    /// The centre of the tempo prior (BPM) and its weight (0.45 ≈ a σ of one octave).
-    static let priorCentre = 110.0
-    static let priorWeight = 0.45
     /// Below this RMS (about −80 dBFS) audio counts as silence.
     static let silence = 1e-4
 
@@ -113,12 +111,6 @@ public struct TempoEstimator: TempoEstimating {
         let weights = scored.map { exp($0.score - top) }
         let total = weights.reduce(0, +)
         return zip(scored, weights).map { ($0.bpm, $1 / total) }
-    }
-
-    /// Log of the log-normal tempo prior: −0.45 · log2(bpm / 110)².
-    static func logPrior(_ bpm: Double) -> Double {
-        let octaves = log2(bpm / priorCentre)
-        return -priorWeight * octaves * octaves
     }
 
     /// Centres a band on its running mean (±0.5 s), rectifies it and scales it to unit RMS
