@@ -78,9 +78,11 @@ bench: bench-fft bench-tempo bench-scan bench-cadence bench-physics bench-radio 
 bench-fft:
 	bash scripts/bench-fft.sh
 
-# Tempo accuracy and CPU against aubio and librosa; SET=smoke|dev|test (default test).
+# Tempo accuracy and CPU against aubio and librosa. Default: the metrical-level sets of
+# issue 21, the tuned and the unseen part reported separately (one result file,
+# tempo-levels-*.json); SET=smoke|dev|test|levels-tuned|levels-unseen for one set alone.
 bench-tempo:
-	bash scripts/bench-tempo --set $(or $(SET),test) --by-style
+	bash scripts/bench-tempo --set $(or $(SET),levels) --by-style
 
 # Tempo on the score corpus (real scores from music21's corpus, never tuned on): Acc1/Acc2 and CPU
 # next to aubio and librosa (docs/tempo-bench-notes.md, "The score corpus").

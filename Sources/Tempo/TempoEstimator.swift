@@ -9,8 +9,9 @@ import Foundation
 /// 3. Periodicity: the unbiased autocorrelation of the whole song's novelty, and for each
 ///    tempo from 30 to 300 BPM a salience summing the autocorrelation at 1–4 beat periods.
 /// 4. The octave decision: the salient tempos and their ×2, ×3, ½, ⅓ relatives are scored
-///    by how well a pulse train at each fits the novelty (precision and recall), by their
-///    periodicity, and by a log-normal tempo prior; see `chooseBeat`.
+///    by `LevelChooser` from how well a pulse train at each fits the novelty (precision,
+///    recall, the metre around the pulses), their periodicity and a log-normal tempo prior;
+///    see `chooseBeat`.
 /// 5. Precision: the beat period is refined from the autocorrelation peaks at its
 ///    multiples (a peak at 8 beats pins the period 8 times more finely).
 ///
@@ -29,9 +30,6 @@ public struct TempoEstimator: TempoEstimating {
 
     /// Tempi considered, in BPM.
     public static let range: ClosedRange<Double> = 40...240
-    /// The centre of the tempo prior (BPM) and its weight (0.45 ≈ a σ of one octave).
-    static let priorCentre = 110.0
-    static let priorWeight = 0.45
     /// Below this RMS (about −80 dBFS) audio counts as silence.
     static let silence = 1e-4
 
@@ -60,7 +58,8 @@ public struct TempoEstimator: TempoEstimating {
         }
         let peaks = Self.localMaxima(grid).filter { $0.salience > 0 }.sorted { $0.salience > $1.salience }
         guard !peaks.isEmpty else { return .noTempo }
-        let scored = Self.chooseBeat(peaks: Array(peaks.prefix(8)), novelty: novelty, periodicity: periodicity)
+        let scored = Self.chooseBeat(peaks: Array(peaks.prefix(8)), novelty: novelty, lowBand: normalized[0],
+                                    highBand: normalized[normalized.count - 1], periodicity: periodicity)
         guard let beat = scored.first?.bpm else { return .noTempo }
         let refined = Self.refine(bpm: beat, periodicity: periodicity)
         var candidates = scored.prefix(5).map { TempoEstimate.Candidate(bpm: $0.bpm, score: $0.score) }
@@ -70,17 +69,12 @@ public struct TempoEstimator: TempoEstimating {
     }
 
     /// The octave decision. Candidates are the strongest periodicity peaks and their
-    /// ×2, ×3, ½ and ⅓ relatives in `range`. Each is scored by
-    ///
-    ///     log P + ½ log R + log S − 0.45 · log2(bpm / 110)²
-    ///
-    /// with P and R the precision and recall of a pulse train at that tempo (see
-    /// `PulseTrain`), S the periodicity salience, and the last term a log-normal tempo
-    /// prior (σ ≈ 1 octave around 110 BPM). The weights were chosen on Quintet's
-    /// synthesised development set and checked on a held-out set (docs/tempo.md).
-    /// Returns the candidates best first, with scores as probabilities-like weights.
-    static func chooseBeat(peaks: [(bpm: Double, salience: Double)], novelty: [Float],
-                           periodicity: Periodicity) -> [(bpm: Double, score: Double)] {
+    /// ×2, ×3, ½ and ⅓ relatives in `range`. Each is scored by `LevelChooser`
+    /// (a logistic choice model over pulse-train fits, periodicity, metre, onset density
+    /// and the tempo prior; docs/tempo.md). Returns the candidates best first, with scores
+    /// as weights that sum to 1.
+    static func chooseBeat(peaks: [(bpm: Double, salience: Double)], novelty: [Float], lowBand: [Float],
+                           highBand: [Float], periodicity: Periodicity) -> [(bpm: Double, score: Double)] {
         var tempi: [Double] = []
         for peak in peaks {
             let precise = refine(bpm: peak.bpm, periodicity: periodicity)
@@ -91,28 +85,32 @@ public struct TempoEstimator: TempoEstimating {
             }
         }
         let pulses = PulseTrain(novelty: novelty)
+        let onsetRate = pulses.onsetRate(frameRate: periodicity.frameRate)
+        let lowOnsetRate = PulseTrain(novelty: lowBand).onsetRate(frameRate: periodicity.frameRate)
+        func average(_ x: [Float]) -> Double { x.isEmpty ? 0 : Double(x.reduce(0, +)) / Double(x.count) }
+        let lowMean = average(lowBand), highMean = average(highBand)
         let scored = tempi.map { bpm -> (bpm: Double, score: Double) in
             let fit = pulses.fit(period: periodicity.lag(bpm: bpm))
-            let salience = periodicity.salience(bpm: bpm)
+            let lowOn = PulseTrain.mean(of: lowBand, on: fit)
+            let pulseCount = Double(lowBand.count) / max(fit.period, 1)
+            let evidence = LevelChooser.Evidence(
+                bpm: bpm, fit: fit, salience: periodicity.salience(bpm: bpm),
+                salienceDouble: periodicity.salience(bpm: bpm * 2), salienceHalf: periodicity.salience(bpm: bpm / 2),
+                lowRatio: lowMean > 0 ? lowOn / lowMean : 1,
+                lowRecall: lowMean > 0 ? min(1, lowOn * pulseCount / (lowMean * Double(lowBand.count))) : 1,
+                highRatio: highMean > 0 ? PulseTrain.mean(of: highBand, on: fit) / highMean : 1,
+                onsetRate: onsetRate, lowOnsetRate: lowOnsetRate)
             if debug {
-                FileHandle.standardError.write(Data(String(format: "{\"bpm\":%.3f,\"P\":%.4f,\"R\":%.4f,\"S\":%.4f}\n",
-                                                           bpm, fit.precision, fit.recall, salience).utf8))
+                let values = LevelChooser.features(evidence).map { String(format: "%.5f", $0) }.joined(separator: ",")
+                FileHandle.standardError.write(Data("{\"bpm\":\(String(format: "%.3f", bpm)),\"features\":[\(values)]}\n".utf8))
             }
-            let logScore = log(max(fit.precision, 1e-6)) + 0.5 * log(max(fit.recall, 1e-6))
-                + log(max(salience, 1e-6)) + logPrior(bpm)
-            return (bpm, logScore)
+            return (bpm, LevelChooser.score(evidence))
         }.sorted { $0.score > $1.score }
         // Scores as weights that sum to 1 (a softmax of the log scores).
         guard let top = scored.first?.score else { return [] }
         let weights = scored.map { exp($0.score - top) }
         let total = weights.reduce(0, +)
         return zip(scored, weights).map { ($0.bpm, $1 / total) }
-    }
-
-    /// Log of the log-normal tempo prior: −0.45 · log2(bpm / 110)².
-    static func logPrior(_ bpm: Double) -> Double {
-        let octaves = log2(bpm / priorCentre)
-        return -priorWeight * octaves * octaves
     }
 
     /// Centres a band on its running mean (±0.5 s), rectifies it and scales it to unit RMS

@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 import platform
 import sys
+from types import SimpleNamespace
 
 from .compose import SETS
 from .errors import errors_markdown
@@ -24,11 +25,14 @@ from .report import full_report
 from .tools import REPO, make_tools, run_tool
 
 ALL_TOOLS = ["quintet", "scheirer", "aubio", "librosa"]
+LEVEL_SETS = ["levels-smoke", "levels-tuned", "levels-unseen"]
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="bench-tempo", description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="dev", choices=sorted(SETS), help="which test set (default dev)")
+    parser.add_argument("--set", default="dev", choices=sorted(SETS) + LEVEL_SETS + ["levels"],
+                        help="which test set (default dev); `levels` runs levels-tuned and levels-unseen "
+                             "(issue 21) and writes one result file with both parts")
     parser.add_argument("--tools", default=",".join(ALL_TOOLS),
                         help="comma-separated: quintet, scheirer, aubio, librosa "
                              "(also aubio-lib, aubio-median; default: the first four)")
@@ -101,26 +105,25 @@ def write_result(spec, args, pieces: list[dict], tools, results: dict[str, list[
                        figures=figures, ratios=ratios)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
-    spec = SETS[args.set]
-    manifest = build_set(spec, Path(args.songs))
+def load_pieces(name: str, args) -> tuple[object, Path, list[dict]]:
+    """The set's spec-like description (name, synth), folder and pieces (built if needed)."""
+    if name in LEVEL_SETS:
+        from . import levels
+        manifest = levels.build(name, Path(args.songs))
+        spec = SimpleNamespace(name=name, synth=manifest["synth"])
+    else:
+        spec = SETS[name]
+        manifest = build_set(spec, Path(args.songs))
     folder = Path(args.songs) / spec.name
     pieces = manifest["pieces"][: args.limit] if args.limit else manifest["pieces"]
     for piece in pieces:
         piece.setdefault("duration_s", manifest["duration_s"])
-    if args.only_build:
-        print(f"{len(pieces)} pieces in {folder}")
-        return 0
-    keys = [k.strip() for k in args.tools.split(",") if k.strip()]
-    unknown = set(keys) - set(ALL_TOOLS) - {"aubio-lib", "aubio-median"}
-    if unknown:
-        print(f"bench-tempo: unknown tool(s): {', '.join(sorted(unknown))}", file=sys.stderr)
-        return 2
-    tools, skipped = make_tools(keys)
-    for message in skipped:
-        print(f"bench-tempo: {message}", file=sys.stderr)
+    return spec, folder, pieces
 
+
+def run_set(name: str, args, tools, skipped) -> tuple[object, list[dict], dict[str, list[dict]]]:
+    """Runs every tool on one set and prints its Markdown report."""
+    spec, folder, pieces = load_pieces(name, args)
     results: dict[str, list[dict]] = {}
     for tool in tools:
         results[tool.key] = run_tool(tool, pieces, folder)
@@ -151,14 +154,86 @@ def main(argv: list[str] | None = None) -> int:
     if args.show_errors and results:
         print("\n## Wrong files (Acc1)\n")
         print(errors_markdown([r for rs in shown.values() for r in rs], pieces))
-    if rows and not args.no_result:
-        write_result(spec, args, pieces, tools, results)
+    print()
     if args.json:
-        Path(args.json).write_text(json.dumps({
+        path = Path(args.json)
+        if args.set == "levels":
+            path = path.with_name(f"{path.stem}-{name}{path.suffix}")
+        path.write_text(json.dumps({
             "set": spec.name, "synth": spec.synth, "date": datetime.datetime.now().isoformat(timespec="seconds"),
             "machine": machine(), "tools": [{"key": t.key, "note": t.note, "rows": t.rows} for t in tools],
             "skipped": skipped, "pieces": pieces,
             "results": [r for rs in results.values() for r in rs]}, indent=1) + "\n")
+    return spec, pieces, results
+
+
+def level_figures(pieces: list[dict], tools, results: dict[str, list[dict]], prefix: str,
+                  figures: dict, ratios: dict) -> None:
+    """Acc1 / Acc2 / CPU of every tool on one part of the levels sets, and the issue-21 ratios."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    from bench_result import figure
+    from .report import acc1, acc2
+
+    audio_s = {p["file"]: p.get("duration_s", 30.0) for p in pieces}
+    cpu: dict[str, float] = {}
+    for tool in tools:
+        rs = results.get(tool.key) or []
+        if not rs:
+            continue
+        minutes = sum(audio_s[r["file"]] for r in rs) / 60.0
+        figures[f"{prefix}_{tool.key}_acc1"] = figure(sum(acc1(r) for r in rs) / len(rs), "fraction of files", tool.key)
+        figures[f"{prefix}_{tool.key}_acc2"] = figure(sum(acc2(r) for r in rs) / len(rs), "fraction of files", tool.key)
+        for label, cpu_field in tool.rows:
+            suffix = "" if cpu_field == "cpu_s" else "_inner"
+            value = sum(r.get(cpu_field) or 0.0 for r in rs) / minutes
+            figures[f"{prefix}_{tool.key}_cpu_s_per_audio_min{suffix}"] = figure(value, "CPU s / audio min", label)
+            if cpu_field == "cpu_s":
+                cpu[tool.key] = value
+    if f"{prefix}_quintet_acc1" in figures:
+        ratios[f"{prefix}_quintet_acc1"] = figures[f"{prefix}_quintet_acc1"]["value"]
+        ratios[f"{prefix}_quintet_acc2"] = figures[f"{prefix}_quintet_acc2"]["value"]
+        if cpu.get("librosa"):
+            ratios[f"{prefix}_quintet_cpu_over_librosa"] = cpu["quintet"] / cpu["librosa"]
+        for other in ("aubio", "librosa"):
+            if f"{prefix}_{other}_acc1" in figures:
+                ratios[f"{prefix}_quintet_acc1_minus_{other}"] = (figures[f"{prefix}_quintet_acc1"]["value"]
+                                                                 - figures[f"{prefix}_{other}_acc1"]["value"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    names = ["levels-tuned", "levels-unseen"] if args.set == "levels" else [args.set]
+    if args.only_build:
+        for name in names:
+            _, folder, pieces = load_pieces(name, args)
+            print(f"{len(pieces)} pieces in {folder}")
+        return 0
+    keys = [k.strip() for k in args.tools.split(",") if k.strip()]
+    unknown = set(keys) - set(ALL_TOOLS) - {"aubio-lib", "aubio-median"}
+    if unknown:
+        print(f"bench-tempo: unknown tool(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    tools, skipped = make_tools(keys)
+    for message in skipped:
+        print(f"bench-tempo: {message}", file=sys.stderr)
+    if args.set != "levels":
+        spec, pieces, results = run_set(args.set, args, tools, skipped)
+        if results and not args.no_result:
+            write_result(spec, args, pieces, tools, results)
+        return 0
+    figures: dict[str, dict] = {}
+    ratios: dict[str, float] = {}
+    counts = {}
+    for name in names:
+        _, pieces, results = run_set(name, args, tools, skipped)
+        level_figures(pieces, tools, results, name.split("-", 1)[1], figures, ratios)
+        counts[name] = len(pieces)
+    if not args.no_result:
+        sys.path.insert(0, str(REPO / "scripts"))
+        import bench_result
+        bench_result.write("tempo-levels", parameters={"set": "levels", "pieces": counts, "limit": args.limit,
+                                                       "tools": [t.key for t in tools]},
+                           figures=figures, ratios=ratios)
     return 0
 
 

@@ -80,6 +80,9 @@ def full_report(pieces: list[dict], rows: list[tuple[str, str, list[dict]]],
              breakdown_table("Acc1 / Acc2", group_files(pieces, lambda p: "drums" if p["has_drums"] else "no drums"),
                              columns), "",
              breakdown_table("meter", group_files(pieces, lambda p: p["meter"]), columns)]
+    if any("variant" in p for p in pieces):
+        parts += ["", breakdown_table("variant (C: held out of the tuned set)",
+                                      group_files(pieces, lambda p: p.get("variant", "?")), columns)]
     if by_style:
         parts += ["", breakdown_table("style", group_files(pieces, lambda p: p["style"]), columns)]
     return "\n".join(parts)
