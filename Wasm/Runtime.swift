@@ -2,8 +2,8 @@
 // where there is no libc: the allocator the Swift runtime calls (posix_memalign, free), the
 // memory functions (memset, memcpy, memmove, memcmp) and arc4random_buf, which the standard
 // library calls for its hashing seed. Nothing else is asked for by wasm-ld (no malloc, calloc
-// or realloc: Embedded Swift allocates through posix_memalign only). swiftc warns that `free`
-// is a name reserved for the runtime: defining it is the point here, the runtime calls it.
+// or realloc: Embedded Swift allocates through posix_memalign only). `free` is reserved for the
+// runtime's own use by swiftc, so it is defined under another name (see `wrappedFree`).
 // Compiled by scripts/build-wasm only (not a SwiftPM target), with
 // `-enable-experimental-feature BuiltinModule` for the WebAssembly instructions memory.size,
 // memory.grow, memory.copy and memory.fill.
@@ -146,8 +146,11 @@ public func posix_memalign(_ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     return p
 }
 
-@_cdecl("free")
-public func free(_ p: UnsafeMutableRawPointer?) {
+// The runtime's `free`. Swift reserves the name `free` for its runtime (defining it with
+// @_cdecl("free") draws a warning that will become an error), so it is defined as `__wrap_free`
+// and scripts/build-wasm links with `--wrap=free`: wasm-ld sends every call to `free` here.
+@_cdecl("__wrap_free")
+public func wrappedFree(_ p: UnsafeMutableRawPointer?) {
     guard let p else { return }
     let block = ownBlock(p)
     release(header: UInt(bitPattern: block) - UInt(headerSize), sizeClass: blockClass(block))
