@@ -9,7 +9,36 @@ protocol ScoredTrace {
     func activity(at second: Double, half: Double) -> Bool?
 }
 
-extension GaitGenerator.Trace: ScoredTrace {}
+/// A trace that knows its step times: its truth is 60 / the mean step interval over the 4 s
+/// centred on a second, when that span holds two intervals.
+protocol StepTimedTrace: ScoredTrace {
+    var steps: [Double] { get }
+}
+
+extension StepTimedTrace {
+    func truth(at second: Double) -> Double? {
+        let inside = steps.filter { $0 >= second - 2 && $0 <= second + 2 }
+        guard inside.count >= 3 else { return nil }
+        return 60 / ((inside.last! - inside.first!) / Double(inside.count - 1))
+    }
+}
+
+/// A trace whose moving stretches are spans [start, end): the wearer moves (true) or stands
+/// (false) throughout [second − half, second + half], or both (nil).
+protocol SpanTrace: StepTimedTrace {
+    var moving: [(Double, Double)] { get }
+}
+
+extension SpanTrace {
+    func activity(at second: Double, half: Double) -> Bool? {
+        let a = second - half, b = second + half
+        if moving.contains(where: { $0.0 <= a && $0.1 >= b }) { return true }
+        if !moving.contains(where: { $0.0 < b && $0.1 > a }) { return false }
+        return nil
+    }
+}
+
+extension GaitGenerator.Trace: StepTimedTrace {}
 
 /// The accuracy figures for an estimator on a set of traces.
 ///

@@ -25,13 +25,6 @@ struct GaitGenerator {
         var segments: [Segment]
         var duration: Double
 
-        /// 60 / the mean step interval over the 4 s centred on `second`, if it holds two intervals.
-        func truth(at second: Double) -> Double? {
-            let inside = steps.filter { $0 >= second - 2 && $0 <= second + 2 }
-            guard inside.count >= 3 else { return nil }
-            return 60 / ((inside.last! - inside.first!) / Double(inside.count - 1))
-        }
-
         /// Whether the wearer moves (true) or stands (false) throughout [second − half, second + half]; nil if mixed.
         func activity(at second: Double, half: Double = 2) -> Bool? {
             var start = 0.0

@@ -45,26 +45,13 @@ struct GaitGeneratorB {
         var blend: Double = 0
     }
 
-    struct Trace: ScoredTrace {
+    struct Trace: SpanTrace {
         var name: String
         var samples: [AccelerationSample]
         var steps: [Double]
         /// Spans [start, end) during which the wearer moves.
         var moving: [(Double, Double)]
         var duration: Double
-
-        func truth(at second: Double) -> Double? {
-            let inside = steps.filter { $0 >= second - 2 && $0 <= second + 2 }
-            guard inside.count >= 3 else { return nil }
-            return 60 / ((inside.last! - inside.first!) / Double(inside.count - 1))
-        }
-
-        func activity(at second: Double, half: Double) -> Bool? {
-            let a = second - half, b = second + half
-            if moving.contains(where: { $0.0 <= a && $0.1 >= b }) { return true }
-            if !moving.contains(where: { $0.0 < b && $0.1 > a }) { return false }
-            return nil
-        }
     }
 
     var seed: UInt64

@@ -55,7 +55,7 @@ struct GaitGeneratorC {
         var foreFoot = false
     }
 
-    struct Trace: ScoredTrace {
+    struct Trace: SpanTrace {
         var name: String
         var samples: [AccelerationSample]
         var steps: [Double]
@@ -64,19 +64,6 @@ struct GaitGeneratorC {
         var stretches: [(start: Double, end: Double, carry: Carry, gait: Gait)]
         var rate: Double
         var duration: Double
-
-        func truth(at second: Double) -> Double? {
-            let inside = steps.filter { $0 >= second - 2 && $0 <= second + 2 }
-            guard inside.count >= 3 else { return nil }
-            return 60 / ((inside.last! - inside.first!) / Double(inside.count - 1))
-        }
-
-        func activity(at second: Double, half: Double) -> Bool? {
-            let a = second - half, b = second + half
-            if moving.contains(where: { $0.0 <= a && $0.1 >= b }) { return true }
-            if !moving.contains(where: { $0.0 < b && $0.1 > a }) { return false }
-            return nil
-        }
 
         /// The carriage throughout [second − half, second + half], nil when it changes there.
         func carry(at second: Double, half: Double = 2) -> Carry? {
