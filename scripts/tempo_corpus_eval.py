@@ -14,13 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from tempo_bench.report import acc1, acc2, within  # noqa: E402
+from tempo_bench.report import acc1, acc2, breakdown_table, group_files, percent, within  # noqa: E402
 from tempo_bench.tools import make_tools, run_tool  # noqa: E402
 
 LEVELS = [("×2", 2.0), ("×1/2", 0.5), ("×3", 3.0), ("×1/3", 1 / 3), ("×3/2", 1.5), ("×2/3", 2 / 3)]
@@ -35,10 +35,6 @@ def level(result: dict) -> str:
         if within(result["bpm"], result["truth"] * factor):
             return name
     return "other"
-
-
-def pct(flags: list[bool]) -> str:
-    return f"{100.0 * sum(flags) / len(flags):.1f} %" if flags else "–"
 
 
 def main(argv: list[str]) -> int:
@@ -65,23 +61,14 @@ def main(argv: list[str]) -> int:
     figures = {}
     for key, rs in results.items():
         cpu = sum(r.get("cpu_s") or 0 for r in rs) / minutes
-        print(f"| {key} | {pct([acc1(r) for r in rs])} | {pct([acc2(r) for r in rs])} | {cpu:.3f} | "
+        print(f"| {key} | {percent([acc1(r) for r in rs])} | {percent([acc2(r) for r in rs])} | {cpu:.3f} | "
               f"{sum(r.get('bpm') is None for r in rs)} |")
         figures[f"{key}_acc1"] = sum(acc1(r) for r in rs) / len(rs)
         figures[f"{key}_acc2"] = sum(acc2(r) for r in rs) / len(rs)
         figures[f"{key}_cpu_s_per_audio_min"] = cpu
     for title, key in (("style", lambda p: p["style"]), ("metre", lambda p: p["meter"]),
                        ("drums", lambda p: "drums" if p["drums"] else "no drums")):
-        groups: dict[str, list[str]] = defaultdict(list)
-        for p in pieces:
-            groups[key(p)].append(p["file"])
-        print(f"\n| {title} | n | " + " | ".join(results) + " |\n|---|---:|" + "---:|" * len(results))
-        for group, files in sorted(groups.items(), key=lambda g: -len(g[1])):
-            cells = []
-            for rs in results.values():
-                chosen = [r for r in rs if r["file"] in files]
-                cells.append(f"{pct([acc1(r) for r in chosen])} / {pct([acc2(r) for r in chosen])}")
-            print(f"| {group} | {len(files)} | " + " | ".join(cells) + " |")
+        print("\n" + breakdown_table(title, group_files(pieces, key), list(results.items())))
     for key, rs in results.items():
         counts = Counter(level(r) for r in rs)
         print(f"\n{key}: levels " + ", ".join(f"{name} {n}" for name, n in counts.most_common()))
