@@ -6,32 +6,24 @@ import { SOUNDS } from "./sound.js";
 
 export const SOUND_EVENT = 1;
 
+/** What both CarWorld entries share: atlases, sounds, score and win (docs/playground.md,
+ *  CarWorld's events: 2 the score changed (value: the new score; 0 after a win starts a new
+ *  round), 3 the game is won (value: the score)). */
+const CARWORLD = {
+  titleKey: "playground.carworld.title",
+  atlases: ["carworld", "round"],
+  sounds: SOUNDS.carworld,
+  /** The score shown from the start, before any event. */
+  startScore: 0,
+  score: (event) => (event.kind === 2 || event.kind === 3 ? event.value : null),
+  won: (event) => event.kind === 3,
+};
+
 export const GAMES = [
-  {
-    index: 0,
-    name: "carworld",
-    titleKey: "playground.carworld.title",
-    atlases: ["carworld", "round"],
-    sounds: SOUNDS.carworld,
-    /** The score shown from the start, before any event. */
-    startScore: 0,
-    /** CarWorld's events (docs/playground.md, CarWorld): 2 the score changed (value: the new
-     *  score; 0 after a win starts a new round), 3 the game is won (value: the score). */
-    score: (event) => (event.kind === 2 || event.kind === 3 ? event.value : null),
-    won: (event) => event.kind === 3,
-  },
-  {
-    // CarWorld with CarWorldRules.crowded (50+ cars from about 40 s on): the game
-    // `make bench-playground` measures the page's frame rate with (?game=carworld-crowded).
-    index: 1,
-    name: "carworld-crowded",
-    titleKey: "playground.carworld.title",
-    atlases: ["carworld", "round"],
-    sounds: SOUNDS.carworld,
-    startScore: 0,
-    score: (event) => (event.kind === 2 || event.kind === 3 ? event.value : null),
-    won: (event) => event.kind === 3,
-  },
+  { index: 0, name: "carworld", ...CARWORLD },
+  // CarWorld with CarWorldRules.crowded (50+ cars from about 40 s on): the game
+  // `make bench-playground` measures the page's frame rate with (?game=carworld-crowded).
+  { index: 1, name: "carworld-crowded", ...CARWORLD },
 ];
 
 /** The game named name (the input log's word, ?game=), or undefined. */
