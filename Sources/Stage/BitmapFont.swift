@@ -186,7 +186,7 @@ public struct BitmapFont: Sendable {
             case 0x0D:
                 break
             case 0x20, 0x09:
-                if breakGlyph != glyphs.count || breakGlyph < lineStart { breakInk = ink }
+                if breakGlyph != glyphs.count { breakInk = ink }   // the first space of a run
                 x += spaceAdvance
                 breakGlyph = glyphs.count; breakX = x
             default:
