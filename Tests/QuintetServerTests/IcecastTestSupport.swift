@@ -134,7 +134,7 @@ struct RadioTestServer {
         RadioLiveRoutes.add(to: router, radio: radio, auth: nil)
         let app = Application(
             router: router,
-            server: QuintetApplication.makeServer(webSocketRouter: Router(context: BasicWebSocketRequestContext.self), radio: radio),
+            server: QuintetApplication.makeServer(webSocketRouter: Router(context: QuintetWebSocketContext.self), radio: radio),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             logger: logger)
         try await app.test(.live) { client in

@@ -10,7 +10,7 @@ import Testing
 
 /// The whole server's router, as `quintet serve` builds it (library, crowd, live radio), over a
 /// fresh data folder with an empty library.
-private func fullRouter() throws -> (Router<QuintetRequestContext>, Router<BasicWebSocketRequestContext>, URL, LibraryService) {
+private func fullRouter() throws -> (Router<QuintetRequestContext>, Router<QuintetWebSocketContext>, URL, LibraryService) {
     let data = FileManager.default.temporaryDirectory.appendingPathComponent("quintet-openapi-\(UUID().uuidString)")
     let music = data.appendingPathComponent("music")
     try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
@@ -24,7 +24,7 @@ private func fullRouter() throws -> (Router<QuintetRequestContext>, Router<Basic
                                                auth: auth, crowd: crowd)
     let radio = LiveRadio(directory: MemoryRadioDirectory(directory: data), logger: Logger(label: "openapi-test"))
     RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
-    return (router, QuintetApplication.makeWebSocketRouter(library: library, auth: auth), data, library)
+    return (router, QuintetApplication.makeWebSocketRouter(library: library, auth: auth, radio: radio), data, library)
 }
 
 /// Every `$ref` string in a JSON value.

@@ -87,10 +87,11 @@ public enum QuintetApplication {
 
     /// The router of WebSocket upgrades (`/api/runner/live`); the requests it does not
     /// upgrade go on to `makeRouter`'s.
-    public static func makeWebSocketRouter(library: LibraryService, auth: Authenticator) -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+    static func makeWebSocketRouter(library: LibraryService, auth: Authenticator, radio: LiveRadio) -> Router<QuintetWebSocketContext> {
+        let router = Router(context: QuintetWebSocketContext.self)
         router.middlewares.add(RequestLogMiddleware(.info))
         RunnerLiveRoute.add(to: router, library: library, auth: auth)
+        RadioIngestRoute.add(to: router, radio: radio, auth: auth)
         return router
     }
 
@@ -126,6 +127,7 @@ public enum QuintetApplication {
                                 publicURL: configuration.publicURL, crowd: crowdRoutes,
                                 secureCookies: configuration.tls != nil)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
+        RadioIngestRoute.addPlainAnswer(to: router)
         var services: [any Service] = [
             DatabaseService(database: database, logger: logger,
                             dependents: [library, RadioPeaksService(radio: RadioStore(database: database, decoder: AudioFileDecoder()),
@@ -145,14 +147,14 @@ public enum QuintetApplication {
                 pages.add(to: plain)
                 services.append(Application(
                     router: plain,
-                    server: makeServer(webSocketRouter: Router(context: BasicWebSocketRequestContext.self), radio: radio),
+                    server: makeServer(webSocketRouter: Router(context: QuintetWebSocketContext.self), radio: radio),
                     configuration: .init(address: .hostname(configuration.host, port: httpPort), serverName: "Quintet"),
                     logger: logger))
             }
         }
         return Application(
             router: router,
-            server: makeServer(webSocketRouter: makeWebSocketRouter(library: library, auth: auth), radio: radio, tls: secure?.tls),
+            server: makeServer(webSocketRouter: makeWebSocketRouter(library: library, auth: auth, radio: radio), radio: radio, tls: secure?.tls),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Quintet"),
             services: services,
             onServerRunning: { channel in
@@ -204,7 +206,7 @@ extension QuintetApplication {
     /// `RunnerLive.maxMessageBytes`), behind ``IcecastAwareChannel`` so that Icecast sources and
     /// listeners of `/live/…` mounts reach the radio's own handlers on the same port.
     /// With `tls`, the whole of it sits behind ``TLSChannel``.
-    static func makeServer(webSocketRouter: Router<BasicWebSocketRequestContext>, radio: LiveRadio,
+    static func makeServer(webSocketRouter: Router<QuintetWebSocketContext>, radio: LiveRadio,
                            tls: ServerTLS? = nil) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in

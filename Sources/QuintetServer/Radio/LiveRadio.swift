@@ -154,7 +154,7 @@ final class LiveRadio: Sendable {
     }
 
     /// The limit and seconds left when `path` is still in its cut-off cooldown.
-    private func cutOffRefusal(mount path: String) -> (seconds: Int, retryAfter: Int)? {
+    func cutOffRefusal(mount path: String) -> (seconds: Int, retryAfter: Int)? {
         cutOffs.withLockedValue { cutOffs in
             let now = NIODeadline.now()
             cutOffs = cutOffs.filter { $0.value.until > now }
@@ -233,17 +233,10 @@ final class LiveRadio: Sendable {
             IcecastReply.send(.noContentType, on: channel)
             return
         }
-        let kind: SourceKind
         let base = rawType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        switch AudioFraming(contentType: base) {
-        case .mpegAudio: kind = .relay("audio/mpeg")
-        case .adts: kind = .relay("audio/aac")
-        case .none:
-            guard ["audio/ogg", "application/ogg", "audio/webm", "video/webm", "audio/opus"].contains(base) else {
-                IcecastReply.send(.unsupportedContentType, on: channel)
-                return
-            }
-            kind = .transcode
+        guard let kind = Self.sourceKind(of: base) else {
+            IcecastReply.send(.unsupportedContentType, on: channel)
+            return
         }
         var info = LiveStreamInfo(contentType: "audio/mpeg")
         if case .relay(let type) = kind { info.contentType = type }
@@ -309,6 +302,18 @@ final class LiveRadio: Sendable {
                 }
             return
         }
+        guard let mount = newMount(path: path, show: show, info: info, source: channel) else {
+            IcecastReply.send(.mountInUse, on: channel)
+            return
+        }
+        logger.info("radio source connected", metadata: ["mount": "\(path)", "type": "\(rawType)"])
+        go(mount)
+    }
+
+    /// A new broadcast on `path` from `source`: starts its episode and recording and registers
+    /// the mount, started with `source` (call on `source`'s event loop: the mount lives there).
+    /// Nil when another source claimed the path meanwhile (the episode is then ended at once).
+    func newMount(path: String, show: LiveShow, info: LiveStreamInfo, source channel: any Channel) -> LiveMount? {
         var episode: LiveEpisode?
         var recorder: LiveRecorder?
         do {
@@ -329,12 +334,22 @@ final class LiveRadio: Sendable {
         guard claimed else {
             recorder?.close()
             if let episode { episodeEnded(episode, bytes: 0, listens: 0, peakListeners: 0) }
-            IcecastReply.send(.mountInUse, on: channel)
-            return
+            return nil
         }
-        logger.info("radio source connected", metadata: ["mount": "\(path)", "type": "\(rawType)"])
         mount.start(source: channel)
-        go(mount)
+        return mount
+    }
+
+    /// How a source's stream of type `base` (lowercased, without parameters) reaches listeners:
+    /// relayed as it is (MP3, AAC) or transcoded to MP3 by ffmpeg (Ogg, WebM, Opus); nil when
+    /// the type is not audio the radio takes.
+    static func sourceKind(of base: String) -> SourceKind? {
+        switch AudioFraming(contentType: base) {
+        case .mpegAudio: return .relay("audio/mpeg")
+        case .adts: return .relay("audio/aac")
+        case .none:
+            return ["audio/ogg", "application/ogg", "audio/webm", "video/webm", "audio/opus"].contains(base) ? .transcode : nil
+        }
     }
 
     /// Compares two secrets in time independent of where they differ.

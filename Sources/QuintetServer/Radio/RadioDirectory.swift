@@ -16,6 +16,8 @@ struct LiveShow: Sendable, Hashable {
     let fallbackMount: String?
     /// The longest broadcast in seconds (nil or 0: no limit); the source is cut off after it.
     var maxEpisodeSeconds: Int? = nil
+    /// The user who owns the show (may stream to it from the studio when signed in).
+    var ownerID: Int64? = nil
 }
 
 /// One live broadcast being recorded.
@@ -55,7 +57,7 @@ struct StoreRadioDirectory: RadioDirectory {
     func show(mount: String) throws -> LiveShow? {
         guard let show = try store.show(mount: mount), let id = show.id else { return nil }
         return LiveShow(id: id, title: show.title, mount: show.mount, streamKey: show.streamKey,
-                        fallbackMount: show.fallbackMount, maxEpisodeSeconds: show.maxEpisodeSeconds)
+                        fallbackMount: show.fallbackMount, maxEpisodeSeconds: show.maxEpisodeSeconds, ownerID: show.ownerID)
     }
 
     func startEpisode(show: LiveShow, contentType: String, at date: Date) throws -> LiveEpisode {

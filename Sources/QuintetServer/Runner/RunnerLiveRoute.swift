@@ -14,7 +14,7 @@ enum RunnerLiveRoute {
     static let path = "api/runner/live"
 
     /// The WebSocket side (the upgrade router the server is built with).
-    static func add(to router: Router<BasicWebSocketRequestContext>, library: LibraryService, auth: Authenticator) {
+    static func add(to router: Router<QuintetWebSocketContext>, library: LibraryService, auth: Authenticator) {
         router.ws(RouterPath(path), onUpgrade: { inbound, outbound, context in
             // A refused upgrade could only be a bare 400, which neither a browser nor a client
             // can read: the socket opens, says why and closes (policy violation).

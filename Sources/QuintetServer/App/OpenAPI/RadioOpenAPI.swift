@@ -214,6 +214,26 @@ enum RadioOpenAPI {
     }
    }
   },
+  "/api/radio/ingest": {
+   "get": {
+    "operationId": "radioIngest",
+    "summary": "A live source over a WebSocket: the studio page's stream (docs/radio.md)",
+    "security": [ {}, { "basic": [] }, { "session": [] } ],
+    "description": "Connect with Upgrade: websocket, ?mount=/live/<show>.mp3, optionally type= (default audio/webm; Ogg, MP3 and AAC too) and key= (the show's stream key; otherwise the signed-in owner or an admin). The server sends {type: ready} and then {type: stats} every 2 s; the client sends the stream as binary messages. A refusal is an {type: error, code, message} message and a close with 1008 (unauthorized, forbidden, unknown_mount, unsupported_type, mount_in_use, cut_off). A request that is not a WebSocket handshake gets 426.",
+    "parameters": [
+     { "name": "mount", "in": "query", "required": true, "schema": { "type": "string" } },
+     { "name": "type", "in": "query", "schema": { "type": "string", "default": "audio/webm" } },
+     { "name": "key", "in": "query", "schema": { "type": "string" } }
+    ],
+    "responses": {
+     "101": { "description": "Switching to the WebSocket protocol." },
+     "426": {
+      "description": "Not a WebSocket handshake (websocket_required).",
+      "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
+     }
+    }
+   }
+  },
   "/api/radio/metadata": {
    "post": {
     "operationId": "radioMetadata",
