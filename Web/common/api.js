@@ -73,6 +73,14 @@ export function socketURL(path) {
   return url;
 }
 
+/** A plain websocket on this server, binary messages as ArrayBuffers, for a page that streams
+ *  bytes and reconnects by its own rules (the radio studio's ingest). */
+export function rawSocket(path) {
+  const ws = new WebSocket(socketURL(path));
+  ws.binaryType = "arraybuffer";
+  return ws;
+}
+
 /** Opens a websocket on this server with JSON messages (a message that is not JSON is passed
  *  as text). With reconnect (the default) it opens again with back-off until close() is
  *  called; without, onClose marks the end. send() drops messages while the socket is not open.

@@ -1,9 +1,11 @@
-// Translation of the pages: English and Italian. Elements carry data-i18n="key" (text) or
+// Translation of the pages: English and Italian, and Spanish for the radio (the original
+// Spreaker app's three languages; other keys fall back to English). Elements carry data-i18n="key" (text) or
 // data-i18n-attr="attribute:key[,attribute:key]"; t(key, values) fills {placeholders}.
 import en from "./i18n/en.js";
 import it from "./i18n/it.js";
+import es from "./i18n/es.js";
 
-export const languages = { en, it };
+export const languages = { en, it, es };
 const storageKey = "quintet.lang";
 
 /** The chosen language: ?lang=, then the stored choice, then the browser's, then English. */

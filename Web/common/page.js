@@ -12,7 +12,7 @@ function addChrome() {
   header.innerHTML = `
     <a class="brand" href="/" data-i18n="app.name">Quintet</a>
     <label><span data-i18n="nav.language">Language</span>
-      <select id="language"><option value="en">English</option><option value="it">Italiano</option></select>
+      <select id="language"><option value="en">English</option><option value="it">Italiano</option><option value="es">Español</option></select>
     </label>`;
   const footer = document.createElement("footer");
   footer.className = "site-footer";

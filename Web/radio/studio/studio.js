@@ -1,0 +1,399 @@
+// The radio studio (/radio/studio, issue 22): sign in, pick one of your shows, go live.
+// The microphone goes through a Web Audio graph (gain, on/off, meters) into a
+// MediaStreamDestination; MediaRecorder encodes the mix (WebM/Opus, Ogg/Opus where WebM is
+// missing) in 250 ms slices, which go to the server's WebSocket ingest (/api/radio/ingest,
+// docs/radio.md). A dropped socket reconnects by itself; what was captured meanwhile is kept
+// and sent on the new socket as a valid stream of its own (units.js), so the broadcast and its
+// episode continue within the server's grace period.
+import { api, rawSocket } from "/common/api.js";
+import { $, announce, el } from "/common/dom.js";
+import { t } from "/common/i18n.js";
+import { StreamCutter } from "/radio/studio/units.js";
+
+const SLICE_MS = 250;
+const FLOOR_DB = -60;
+const HOLD_MS = 1500;
+
+const ui = {
+  signin: $("#signin"), signinName: $("#signin-name"), signinPassword: $("#signin-password"),
+  signinSubmit: $("#signin-submit"), signinError: $("#signin-error"),
+  console: $("#console"), show: $("#show"), noShows: $("#no-shows"),
+  record: $("#record"), elapsed: $("#elapsed"), left: $("#left"), connection: $("#connection"),
+  network: $("#network"), error: $("#console-error"),
+  micOn: $("#mic-on"), micGain: $("#mic-gain"), micGainValue: $("#mic-gain-value"),
+  micMeter: $("#mic-meter"), micLevel: $("#mic-level"), outMeter: $("#out-meter"), outLevel: $("#out-level"),
+};
+
+const state = {
+  user: null,
+  shows: [],
+  audio: null, // the Web Audio graph, made on the first press of Go live (browsers want a gesture)
+  broadcast: null, // the running broadcast
+};
+
+/** Exposed for the e2e tests and the curious: the running broadcast's counters. */
+window.quintetStudio = state;
+
+function showError(text) {
+  ui.error.textContent = text || "";
+  ui.error.hidden = !text;
+}
+
+function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${String(r).padStart(2, "0")}` : `${m}:${String(r).padStart(2, "0")}`;
+}
+
+function setConnection(key) {
+  ui.connection.dataset.state = key;
+  ui.connection.textContent = t(`studio.connection.${key}`);
+}
+
+// --- Signing in ------------------------------------------------------------------------------
+
+async function start() {
+  setConnection("idle");
+  try {
+    const session = await api("/api/session");
+    if (session && session.user) await signedIn(session.user); else showSignIn();
+  } catch (err) {
+    showSignIn();
+    ui.signinError.textContent = err.message;
+    ui.signinError.hidden = false;
+  }
+}
+
+function showSignIn() {
+  ui.signin.hidden = false;
+  ui.console.hidden = true;
+}
+
+async function signedIn(user) {
+  state.user = user;
+  ui.signin.hidden = true;
+  ui.console.hidden = false;
+  const answer = await api("/api/radio/shows");
+  const shows = Array.isArray(answer && answer.shows) ? answer.shows : Array.isArray(answer) ? answer : [];
+  state.shows = shows.filter((s) => user.role === "admin" || s.owner === user.name);
+  ui.show.replaceChildren(...state.shows.map((s) => el("option", { value: String(s.id) }, s.title)));
+  ui.noShows.hidden = state.shows.length > 0;
+  ui.record.disabled = state.shows.length === 0;
+  const wanted = new URLSearchParams(location.search).get("show");
+  if (wanted && state.shows.some((s) => String(s.id) === wanted)) ui.show.value = wanted;
+}
+
+ui.signin.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  ui.signinSubmit.disabled = true;
+  ui.signinError.hidden = true;
+  try {
+    const answer = await api("/api/session", { method: "POST",
+      body: { name: ui.signinName.value.trim(), password: ui.signinPassword.value } });
+    ui.signinPassword.value = "";
+    await signedIn(answer.user);
+  } catch (err) {
+    ui.signinError.textContent = t("library.signin.failed", { message: err.message });
+    ui.signinError.hidden = false;
+  } finally {
+    ui.signinSubmit.disabled = false;
+  }
+});
+
+// --- The audio graph and meters ----------------------------------------------------------------
+
+/** dB of a linear amplitude, floored. */
+function decibels(x) {
+  return x > 0 ? Math.max(FLOOR_DB, 20 * Math.log10(x)) : FLOOR_DB;
+}
+
+class Meter {
+  constructor(context, node, element, label) {
+    this.analyser = context.createAnalyser();
+    this.analyser.fftSize = 2048;
+    node.connect(this.analyser);
+    this.samples = new Float32Array(this.analyser.fftSize);
+    this.element = element;
+    this.label = label;
+    this.hold = FLOOR_DB;
+    this.holdAt = 0;
+    this.peak = FLOOR_DB;
+    this.rms = FLOOR_DB;
+  }
+
+  update(now) {
+    this.analyser.getFloatTimeDomainData(this.samples);
+    let peak = 0, sum = 0;
+    for (const x of this.samples) {
+      const a = Math.abs(x);
+      if (a > peak) peak = a;
+      sum += x * x;
+    }
+    this.peak = decibels(peak);
+    this.rms = decibels(Math.sqrt(sum / this.samples.length));
+    if (this.peak >= this.hold || now - this.holdAt > HOLD_MS) {
+      this.hold = this.peak;
+      this.holdAt = now;
+    }
+    const width = (db) => `${((db - FLOOR_DB) / -FLOOR_DB) * 100}%`;
+    this.element.querySelector(".rms").style.width = width(this.rms);
+    this.element.querySelector(".peak").style.width = width(this.peak);
+    this.element.querySelector(".hold").style.left = width(this.hold);
+    this.element.setAttribute("aria-valuenow", this.peak.toFixed(0));
+    this.label.textContent = this.peak <= FLOOR_DB ? "−∞ dBFS"
+      : t("studio.meter.value", { peak: this.peak.toFixed(1), rms: this.rms.toFixed(1) });
+  }
+}
+
+async function makeAudio() {
+  const context = new AudioContext();
+  const stream = await navigator.mediaDevices.getUserMedia({
+    audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+  });
+  const mic = context.createMediaStreamSource(stream);
+  const micGain = context.createGain();
+  const micSwitch = context.createGain();
+  const master = context.createGain();
+  const destination = context.createMediaStreamDestination();
+  mic.connect(micGain).connect(micSwitch).connect(master).connect(destination);
+  const audio = {
+    context, stream, micGain, micSwitch, master, destination,
+    micMeter: new Meter(context, micSwitch, ui.micMeter, ui.micLevel),
+    outMeter: new Meter(context, master, ui.outMeter, ui.outLevel),
+  };
+  applyMic(audio);
+  const frame = (now) => {
+    audio.micMeter.update(now);
+    audio.outMeter.update(now);
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  return audio;
+}
+
+function applyMic(audio = state.audio) {
+  const db = Number(ui.micGain.value);
+  ui.micGainValue.textContent = `${db > 0 ? "+" : ""}${db} dB`;
+  if (!audio) return;
+  audio.micGain.gain.setTargetAtTime(10 ** (db / 20), audio.context.currentTime, 0.02);
+  audio.micSwitch.gain.setTargetAtTime(ui.micOn.checked ? 1 : 0, audio.context.currentTime, 0.01);
+}
+ui.micGain.addEventListener("input", () => applyMic());
+ui.micOn.addEventListener("change", () => applyMic());
+
+/** The recorder's type: WebM/Opus, else Ogg/Opus. */
+function recorderType() {
+  for (const type of ["audio/webm;codecs=opus", "audio/ogg;codecs=opus", "audio/webm"]) {
+    if (window.MediaRecorder && MediaRecorder.isTypeSupported(type)) return type;
+  }
+  return null;
+}
+
+// --- The broadcast -------------------------------------------------------------------------------
+
+/** One broadcast: the recorder, the stream cut into units, and the ingest socket (reopened
+ *  when it drops). `sent`/`queued` count units; `bytesSent` bytes handed to sockets. */
+class Broadcast {
+  constructor(show, audio, type) {
+    this.show = show;
+    this.type = type;
+    this.cutter = new StreamCutter(type);
+    this.queue = [];
+    this.recent = []; // units handed to the current socket, with their sizes, newest last
+    this.sentBytes = 0;
+    this.units = 0;
+    this.reconnects = 0;
+    this.stopping = false;
+    this.started = null; // performance.now() of the first ready
+    this.maxSeconds = null;
+    this.graceSeconds = 10;
+    this.droppedAt = null;
+    this.socket = null;
+    this.ready = false;
+    this.episode = null;
+    this.recorder = new MediaRecorder(audio.destination.stream, { mimeType: type, audioBitsPerSecond: 128000 });
+    this.recorder.addEventListener("dataavailable", (event) => this.captured(event.data));
+    this.recorder.addEventListener("stop", () => this.recorderStopped());
+    this.recorder.start(SLICE_MS);
+    this.open();
+    this.timer = setInterval(() => this.tick(), 500);
+  }
+
+  async captured(blob) {
+    if (!blob || blob.size === 0) return;
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    let units;
+    try {
+      units = this.cutter.push(bytes);
+    } catch (err) {
+      showError(t("studio.error.stream", { message: err.message }));
+      return;
+    }
+    this.units += units.length;
+    this.queue.push(...units);
+    this.flush();
+  }
+
+  open() {
+    const query = new URLSearchParams({ mount: this.show.mount, type: this.type.split(";")[0] });
+    const socket = rawSocket(`/api/radio/ingest?${query}`);
+    this.socket = socket;
+    this.ready = false;
+    this.onSocket = { cluster: null, headerSent: false };
+    this.recent = [];
+    setConnection(this.started === null ? "connecting" : "reconnecting");
+    socket.addEventListener("message", (event) => this.message(event.data));
+    socket.addEventListener("close", () => this.closed(socket));
+  }
+
+  message(data) {
+    let message;
+    try { message = JSON.parse(data); } catch (_) { return; }
+    if (message.type === "ready") {
+      this.ready = true;
+      this.episode = message.episode;
+      this.maxSeconds = message.maxSeconds || null;
+      this.graceSeconds = message.graceSeconds || 10;
+      if (this.started === null || !message.resumed) this.started = performance.now();
+      this.droppedAt = null;
+      setConnection("live");
+      showError("");
+      announce(t(message.resumed ? "studio.announce.resumed" : "studio.announce.live"));
+      this.flush();
+    } else if (message.type === "stats") {
+      const backlog = this.queue.reduce((n, u) => n + u.bytes.length, 0) + (this.socket ? this.socket.bufferedAmount : 0);
+      ui.network.textContent = t("studio.network.value", { kbps: Math.round(message.kbps), backlog: Math.round(backlog / 1024) });
+      ui.network.dataset.kbps = String(message.kbps);
+    } else if (message.type === "error") {
+      this.refused = message;
+      showError(t("studio.error.refused", { message: message.message }));
+    }
+  }
+
+  flush() {
+    const socket = this.socket;
+    if (!socket || !this.ready || socket.readyState !== WebSocket.OPEN || this.cutter.header === null) return;
+    if (!this.onSocket.headerSent) {
+      socket.send(this.cutter.header);
+      this.onSocket.headerSent = true;
+    }
+    while (this.queue.length) {
+      const unit = this.queue.shift();
+      const bytes = this.cutter.frame(unit, this.onSocket);
+      socket.send(bytes);
+      this.sentBytes += bytes.length;
+      this.recent.push({ unit, size: bytes.length });
+      if (this.recent.length > 400) this.recent.shift();
+    }
+  }
+
+  closed(socket) {
+    if (socket !== this.socket || this.ended) return;
+    // Units the socket had not yet put on the wire go back to the front of the queue.
+    let unsent = socket.bufferedAmount;
+    const back = [];
+    while (unsent > 0 && this.recent.length) {
+      const last = this.recent.pop();
+      back.unshift(last.unit);
+      unsent -= last.size;
+    }
+    this.queue.unshift(...back);
+    this.socket = null;
+    this.ready = false;
+    if (this.stopping && this.queue.length === 0) {
+      setConnection("idle");
+      return;
+    }
+    if (this.refused && this.refused.code !== "mount_in_use") {
+      // Refused for a reason a retry cannot mend (signed out, not the owner, the time is up).
+      this.end();
+      setConnection("refused");
+      return;
+    }
+    this.refused = null;
+    if (this.droppedAt === null) this.droppedAt = performance.now();
+    this.reconnects += 1;
+    setConnection("reconnecting");
+    const wait = Math.max(1000, (this.downUntil || 0) - performance.now());
+    setTimeout(() => { if (!this.ended) this.open(); }, wait);
+  }
+
+  /** Drops the socket as a network cut would and keeps it down for `ms` (the e2e test's cut;
+   *  what is captured meanwhile waits in the queue). */
+  cut(ms) {
+    this.downUntil = performance.now() + ms;
+    if (this.socket) this.socket.close(4000, "cut");
+  }
+
+  tick() {
+    if (this.started === null) return;
+    const elapsed = (performance.now() - this.started) / 1000;
+    ui.elapsed.textContent = clock(elapsed);
+    ui.left.textContent = this.maxSeconds ? clock(this.maxSeconds - elapsed) : t("studio.left.unlimited");
+    if (this.droppedAt !== null && (performance.now() - this.droppedAt) / 1000 > this.graceSeconds) {
+      ui.connection.dataset.late = "true"; // past the grace period: the next socket starts a new episode
+    }
+  }
+
+  stop() {
+    this.stopping = true;
+    if (this.recorder.state !== "inactive") this.recorder.stop();
+    else this.recorderStopped();
+  }
+
+  recorderStopped() {
+    // The last slice arrives just before "stop"; give it a moment to be cut and sent.
+    const finish = () => {
+      const socket = this.socket;
+      if (socket && socket.readyState === WebSocket.OPEN && (this.queue.length > 0 || socket.bufferedAmount > 0)) {
+        setTimeout(finish, 100);
+        return;
+      }
+      this.end();
+      if (socket) socket.close(1000, "stopped");
+      setConnection("idle");
+    };
+    setTimeout(finish, 100);
+  }
+
+  end() {
+    this.ended = true;
+    clearInterval(this.timer);
+    if (this.recorder.state !== "inactive") this.recorder.stop();
+    if (state.broadcast === this) {
+      state.broadcast = null;
+      ui.record.setAttribute("aria-pressed", "false");
+      ui.record.textContent = t("studio.record");
+    }
+  }
+}
+
+ui.record.addEventListener("click", async () => {
+  if (state.broadcast) {
+    state.broadcast.stop();
+    ui.record.setAttribute("aria-pressed", "false");
+    ui.record.textContent = t("studio.record");
+    announce(t("studio.announce.stopped"));
+    return;
+  }
+  showError("");
+  const show = state.shows.find((s) => String(s.id) === ui.show.value);
+  if (!show) return;
+  const type = recorderType();
+  if (!type) {
+    showError(t("studio.error.recorder"));
+    return;
+  }
+  try {
+    if (!state.audio) state.audio = await makeAudio();
+    await state.audio.context.resume();
+  } catch (err) {
+    showError(t("studio.error.microphone", { message: err.message }));
+    return;
+  }
+  state.broadcast = new Broadcast(show, state.audio, type);
+  ui.record.setAttribute("aria-pressed", "true");
+  ui.record.textContent = t("studio.stop");
+});
+
+start();
