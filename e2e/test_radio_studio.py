@@ -8,6 +8,7 @@ the time on air."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -105,3 +106,57 @@ def test_go_live_from_the_studio_with_a_network_cut(server, browser, tmp_path):
     assert len(episodes) == 1, episodes
     # As long as the time on air: what the cut held back was sent after it, not lost.
     assert abs(episodes[0]["duration"] - (off_air - on_air)) < 1.5, (episodes[0], off_air - on_air)
+
+
+def decoded_seconds(path) -> float:
+    """Seconds of audio ffmpeg decodes from `path` (errors fail the test)."""
+    out = subprocess.run(["ffmpeg", "-hide_banner", "-v", "error", "-xerror", "-i", str(path), "-ac", "1", "-ar", "8000",
+                          "-f", "s16le", "-"], capture_output=True, timeout=60)
+    assert out.returncode == 0, out.stderr.decode(errors="replace")
+    return len(out.stdout) / 2 / 8000
+
+
+@pytest.mark.parametrize("container", ["webm", "ogg"])
+def test_a_stream_cut_in_two_decodes_as_two_valid_streams(server, browser, tmp_path, container):
+    """units.js on a real Opus stream from ffmpeg, fed in uneven pieces: the units before and
+    after a cut, each sent as its own stream (header + units), decode without error and add
+    up to the whole."""
+    need_ffmpeg()
+    source = tmp_path / f"whole.{container}"
+    extra = ["-cluster_time_limit", "1000"] if container == "webm" else ["-page_duration", "200000"]
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=6",
+                    "-c:a", "libopus", "-b:a", "64k", *extra, "-f", container, str(source)], check=True, timeout=60)
+    whole = decoded_seconds(source)
+    open_page(browser, server.url("/radio/studio/"))
+    parts = browser.execute_async_script("""
+        const [b64, type, done] = arguments;
+        import("/radio/studio/units.js").then(({ StreamCutter }) => {
+          const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+          const cutter = new StreamCutter(type);
+          const units = [];
+          // Uneven pieces, as MediaRecorder slices are (a piece may end inside an element).
+          let at = 0, size = 7;
+          while (at < bytes.length) {
+            units.push(...cutter.push(bytes.subarray(at, at + size)));
+            at += size;
+            size = (size * 7 + 13) % 3001 + 1;
+          }
+          const half = Math.floor(units.length / 2);
+          const stream = (list) => {
+            const sent = { cluster: null };
+            const pieces = [cutter.header, ...list.map((u) => cutter.frame(u, sent))];
+            let text = "";
+            for (const piece of pieces) for (const byte of piece) text += String.fromCharCode(byte);
+            return btoa(text);
+          };
+          done({ count: units.length, first: stream(units.slice(0, half)), second: stream(units.slice(half)) });
+        }).catch((err) => done({ error: String(err) }));
+    """, base64.b64encode(source.read_bytes()).decode(), f"audio/{container}")
+    assert "error" not in parts, parts
+    assert parts["count"] > 10
+    first, second = tmp_path / f"first.{container}", tmp_path / f"second.{container}"
+    first.write_bytes(base64.b64decode(parts["first"]))
+    second.write_bytes(base64.b64decode(parts["second"]))
+    a, b = decoded_seconds(first), decoded_seconds(second)
+    assert a > 1 and b > 1
+    assert abs(a + b - whole) < 0.1, (a, b, whole)
