@@ -516,27 +516,9 @@ public struct RadioStore: Sendable {
     /// it fails. Memory stays small: the file is decoded in pieces, and each run of 32 samples is
     /// reduced to its minimum and maximum first.
     public func waveformJSON(of url: URL) -> String? {
-        guard let decoder else { return nil }
-        var minima: [Float] = [], maxima: [Float] = []
-        do {
-            try decoder.stream(url, options: .mono(sampleRate: 8000), chunkFrames: 65_536) { buffer in
-                let samples = buffer.samples
-                var i = 0
-                while i < samples.count {
-                    let run = samples[i..<min(i + 32, samples.count)]
-                    minima.append(run.min()!)
-                    maxima.append(run.max()!)
-                    i += 32
-                }
-            }
-        } catch {
-            return nil
-        }
-        let low = WaveformPeaks(samples: minima, bucketCount: Self.waveformBuckets)
-        let high = WaveformPeaks(samples: maxima, bucketCount: Self.waveformBuckets)
-        var peaks = low
-        peaks.maxima = high.maxima
-        guard let json = try? JSONEncoder().encode(peaks) else { return nil }
+        guard let decoder,
+              let peaks = try? WaveformPeaks(file: url, decoder: decoder, bucketCount: Self.waveformBuckets),
+              let json = try? JSONEncoder().encode(peaks) else { return nil }
         return String(decoding: json, as: UTF8.self)
     }
 

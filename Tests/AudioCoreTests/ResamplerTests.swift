@@ -51,4 +51,24 @@ struct ResamplerTests {
         #expect(many.maxima.count == 5 && many.minima.allSatisfy { $0 == 0.5 || $0 == -0.5 })
         #expect(WaveformPeaks(samples: [], bucketCount: 3) == WaveformPeaks(samples: [0, 0, 0], bucketCount: 3))
     }
+
+    @Test("a file's peaks come from its whole length, decoded in pieces, with the seconds decoded")
+    func filePeaks() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 3 s of a 0.5 sine, 3 s of silence, 3 s of a 0.25 sine, at 44.1 kHz (decoded at 8 kHz).
+        let rate = 44_100.0
+        let samples = Fixtures.sine(frequency: 220, seconds: 3, sampleRate: rate, amplitude: 0.5)
+            + [Float](repeating: 0, count: Int(3 * rate))
+            + Fixtures.sine(frequency: 220, seconds: 3, sampleRate: rate, amplitude: 0.25)
+        let url = folder.appendingPathComponent("three.wav")
+        try WAVWriter.write(PCMBuffer(sampleRate: rate, channelCount: 1, samples: samples), to: url, format: .float32)
+        let (peaks, seconds) = try WaveformPeaks.reading(file: url, decoder: WAVFileDecoder(), bucketCount: 9)
+        #expect(abs(seconds - 9) < 0.01)
+        #expect(peaks.maxima.count == 9 && peaks.minima.count == 9)
+        for b in 0..<3 { #expect(abs(peaks.maxima[b] - 0.5) < 0.03 && abs(peaks.minima[b] + 0.5) < 0.03) }
+        for b in 4..<5 { #expect(peaks.maxima[b] == 0 && peaks.minima[b] == 0) }
+        for b in 6..<9 { #expect(abs(peaks.maxima[b] - 0.25) < 0.03 && abs(peaks.minima[b] + 0.25) < 0.03) }
+        #expect(try WaveformPeaks(file: url, decoder: WAVFileDecoder(), bucketCount: 9) == peaks)
+    }
 }

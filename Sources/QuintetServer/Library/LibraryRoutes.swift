@@ -177,6 +177,7 @@ enum LibraryRoutes {
             return try APIJSON.response(try await Self.catalogWork { SongView(try catalog.song(id: id, userID: user.id)) })
         }
         BPMOverrideRoute.add(to: api, catalog: catalog)
+        SongPeaksRoute.add(to: api, catalog: catalog, limiter: media.limiter)
         PlaylistRoute.add(to: api, catalog: catalog)
         MemberRoutes.add(to: api, library: library)
         GraphRoutes.add(to: api, library: library)

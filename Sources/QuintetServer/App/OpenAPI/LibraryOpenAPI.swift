@@ -811,6 +811,39 @@ enum LibraryOpenAPI {
     }
    }
   },
+  "/api/library/songs/{id}/peaks": {
+   "get": {
+    "operationId": "librarySongPeaks",
+    "summary": "A song's waveform peaks (minimum and maximum per bucket), for the studio's decks",
+    "parameters": [
+     { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1, "maximum": 9223372036854775807 } },
+     { "name": "buckets", "in": "query", "schema": { "type": "integer", "minimum": 16, "maximum": 4000, "default": 800 } }
+    ],
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": { "application/json": { "schema": {
+       "type": "object",
+       "required": ["buckets", "duration", "minima", "maxima"],
+       "properties": {
+        "buckets": { "type": "integer" },
+        "duration": { "type": "number", "description": "Seconds of audio decoded." },
+        "minima": { "type": "array", "items": { "type": "number" } },
+        "maxima": { "type": "array", "items": { "type": "number" } }
+       }
+      } } }
+     },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" },
+     "422": {
+      "description": "The song's file could not be decoded (undecodable).",
+      "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
+     }
+    }
+   }
+  },
   "/api/library/songs/{id}/related": {
    "get": {
     "operationId": "librarySongRelated",
