@@ -8,16 +8,20 @@ the time on air."""
 
 from __future__ import annotations
 
+import array
 import base64
 import json
+import math
 import os
 import subprocess
 import time
 
 import pytest
+import requests
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from conftest import ADMIN_PASSWORD, ARTIFACTS, CHROMEDRIVER, CHROMIUM, open_page, severe_console_entries, wait
 from test_radio_live import create_show, need_ffmpeg, wait_episode_done, wait_live
@@ -160,3 +164,81 @@ def test_a_stream_cut_in_two_decodes_as_two_valid_streams(server, browser, tmp_p
     a, b = decoded_seconds(first), decoded_seconds(second)
     assert a > 1 and b > 1
     assert abs(a + b - whole) < 0.1, (a, b, whole)
+
+
+def rms_per_second(mp3: bytes, tmp_path) -> list[float]:
+    """dBFS RMS of each second of an MP3 (decoded to 8 kHz mono by ffmpeg)."""
+    path = tmp_path / "episode.mp3"
+    path.write_bytes(mp3)
+    out = subprocess.run(["ffmpeg", "-hide_banner", "-v", "error", "-i", str(path), "-ac", "1", "-ar", "8000",
+                          "-f", "s16le", "-"], capture_output=True, timeout=60, check=True).stdout
+    samples = array.array("h", out)
+    levels = []
+    for start in range(0, len(samples) - 8000 + 1, 8000):
+        window = samples[start:start + 8000]
+        power = sum(x * x for x in window) / len(window)
+        levels.append(10 * math.log10(power / 32768 ** 2) if power > 0 else -120.0)
+    return levels
+
+
+def test_a_deck_crossfaded_in_and_out_is_heard_in_the_episode(server, browser, tmp_path):
+    """The microphone off; deck A loaded by searching the library (its waveform drawn), played
+    from the 4th second with the crossfader at A, then the crossfader moved to B (an empty
+    deck): the episode is quiet, then loud, then quiet again."""
+    need_ffmpeg()
+    server.wait_for_library()
+    songs = requests.get(server.url("/api/library/songs"), params={"limit": 20}, auth=server.admin, timeout=10).json()["songs"]
+    song = max((s for s in songs if s.get("duration")), key=lambda s: s["duration"])
+    assert song["duration"] > 12, "a song longer than the broadcast"
+    show = create_show(server, "E2E Studio Decks")
+    browser.delete_all_cookies()
+    open_page(browser, server.url(f"/radio/studio/?show={show['id']}"))
+    wait(browser, lambda d: visible(d, "#signin"), "the sign-in form did not show")
+    browser.find_element(By.ID, "signin-name").send_keys("admin")
+    browser.find_element(By.ID, "signin-password").send_keys(ADMIN_PASSWORD)
+    browser.find_element(By.ID, "signin-submit").click()
+    wait(browser, lambda d: visible(d, "#console"), "the console did not show")
+    browser.find_element(By.ID, "mic-on").click()  # off: only the deck is heard
+    deck = browser.find_element(By.ID, "deck-a")
+    deck.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys(song["title"])
+    deck.find_element(By.CSS_SELECTOR, ".deck-search button").click()
+    wait(browser, lambda d: deck.find_elements(By.CSS_SELECTOR, ".deck-result"), "the search found nothing")
+    deck.find_element(By.CSS_SELECTOR, ".deck-result").click()
+    wait(browser, lambda d: deck.get_attribute("data-peaks") == "ready", "the waveform did not load", timeout=30)
+    waveform = deck.find_element(By.CSS_SELECTOR, "canvas.waveform")
+    wait(browser, lambda d: int(waveform.get_attribute("aria-valuemax")) >= int(song["duration"]) - 1,
+         "the deck does not know the song's length")
+    # The cursor: the right arrow key moves 5 s in.
+    waveform.send_keys(Keys.ARROW_RIGHT)
+    wait(browser, lambda d: int(waveform.get_attribute("aria-valuenow")) == 5, "the cursor did not move")
+    waveform.send_keys(Keys.HOME)
+    browser.find_element(By.ID, "record").click()
+    wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live",
+         "not on air", timeout=15)
+    on_air = time.monotonic()
+    time.sleep(4 - (time.monotonic() - on_air))  # the timeline of the scenario, not a wait for a state
+    deck.find_element(By.CSS_SELECTOR, ".deck-play").click()
+    played = time.monotonic() - on_air
+    wait(browser, lambda d: float(d.find_element(By.ID, "out-meter").get_attribute("aria-valuenow")) > -40,
+         "the output meter did not rise with the deck", timeout=5)
+    time.sleep(max(0, 9 - (time.monotonic() - on_air)))
+    browser.execute_script("const f = document.querySelector('#crossfader'); f.value = '100';"
+                           " f.dispatchEvent(new Event('input'));")
+    faded = time.monotonic() - on_air
+    time.sleep(max(0, 12.5 - (time.monotonic() - on_air)))
+    browser.find_element(By.ID, "record").click()
+    wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "idle",
+         "the broadcast did not stop", timeout=10)
+    assert severe_console_entries(browser) == []
+    episodes = wait_episode_done(server, show, timeout=40)
+    assert len(episodes) == 1, episodes
+    mp3 = requests.get(server.url(f"/radio/episodes/{episodes[0]['id']}.mp3"), auth=server.admin, timeout=30)
+    assert mp3.status_code == 200
+    levels = rms_per_second(mp3.content, tmp_path)
+    before = levels[: int(played) - 1]
+    during = levels[int(played) + 1: int(faded) - 1]
+    after = levels[int(faded) + 1: int(faded) + 3]
+    assert before and during and after, (levels, played, faded)
+    assert max(before) < -50, levels
+    assert min(during) > max(before) + 20, levels
+    assert max(after) < min(during) - 20, levels

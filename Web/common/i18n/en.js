@@ -486,5 +486,20 @@ export default {
   "studio.announce.live": "You are on air.",
   "studio.announce.resumed": "Connection back: you are on air again.",
   "studio.announce.stopped": "Broadcast stopped.",
-  "radio.studio.link": "Studio: go live"
+  "radio.studio.link": "Studio: go live",
+  "studio.crossfader": "Crossfader",
+  "studio.crossfader.label": "Crossfader between deck A and deck B",
+  "studio.decks.heading": "Music",
+  "studio.deck.a": "Deck A",
+  "studio.deck.b": "Deck B",
+  "studio.deck.search": "Search your library",
+  "studio.deck.find": "Find",
+  "studio.deck.cursorA": "Position in the song on deck A",
+  "studio.deck.cursorB": "Position in the song on deck B",
+  "studio.deck.play": "Play",
+  "studio.deck.stop": "Stop",
+  "studio.deck.none": "No song matches.",
+  "studio.deck.failed": "Could not play {title}.",
+  "studio.deck.searchFailed": "Could not search the library: {message}",
+  "studio.deck.peaksFailed": "Could not draw the waveform: {message}"
 };

@@ -95,5 +95,20 @@ export default {
   "offline.heading": "No se puede contactar con el servidor Quintet.",
   "offline.body": "La música, la radio en directo, el mapa de la multitud y el inicio de sesión vuelven a funcionar cuando responda; lo que ya está en pantalla se queda. ¿Está este dispositivo en la misma red que el servidor?",
   "offline.retry": "Reintentar",
-  "footer.api": "API y métricas: /healthz, /metrics, /api/version"
+  "footer.api": "API y métricas: /healthz, /metrics, /api/version",
+  "studio.crossfader": "Crossfader",
+  "studio.crossfader.label": "Crossfader entre el plato A y el plato B",
+  "studio.decks.heading": "Música",
+  "studio.deck.a": "Plato A",
+  "studio.deck.b": "Plato B",
+  "studio.deck.search": "Busca en tu biblioteca",
+  "studio.deck.find": "Buscar",
+  "studio.deck.cursorA": "Posición en la canción del plato A",
+  "studio.deck.cursorB": "Posición en la canción del plato B",
+  "studio.deck.play": "Reproducir",
+  "studio.deck.stop": "Parar",
+  "studio.deck.none": "Ninguna canción coincide.",
+  "studio.deck.failed": "No se pudo reproducir {title}.",
+  "studio.deck.searchFailed": "No se pudo buscar en la biblioteca: {message}",
+  "studio.deck.peaksFailed": "No se pudo dibujar la forma de onda: {message}"
 };

@@ -486,5 +486,20 @@ export default {
   "studio.announce.live": "Sei in onda.",
   "studio.announce.resumed": "Connessione tornata: sei di nuovo in onda.",
   "studio.announce.stopped": "Diretta fermata.",
-  "radio.studio.link": "Studio: vai in diretta"
+  "radio.studio.link": "Studio: vai in diretta",
+  "studio.crossfader": "Crossfader",
+  "studio.crossfader.label": "Crossfader tra il deck A e il deck B",
+  "studio.decks.heading": "Musica",
+  "studio.deck.a": "Deck A",
+  "studio.deck.b": "Deck B",
+  "studio.deck.search": "Cerca nella tua libreria",
+  "studio.deck.find": "Cerca",
+  "studio.deck.cursorA": "Posizione nel brano del deck A",
+  "studio.deck.cursorB": "Posizione nel brano del deck B",
+  "studio.deck.play": "Riproduci",
+  "studio.deck.stop": "Ferma",
+  "studio.deck.none": "Nessun brano corrisponde.",
+  "studio.deck.failed": "Impossibile riprodurre {title}.",
+  "studio.deck.searchFailed": "Impossibile cercare nella libreria: {message}",
+  "studio.deck.peaksFailed": "Impossibile disegnare la forma d'onda: {message}"
 };

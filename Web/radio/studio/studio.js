@@ -8,6 +8,7 @@
 import { api, rawSocket } from "/common/api.js";
 import { $, announce, el } from "/common/dom.js";
 import { t } from "/common/i18n.js";
+import { Deck } from "/radio/studio/deck.js";
 import { StreamCutter } from "/radio/studio/units.js";
 
 const SLICE_MS = 250;
@@ -22,12 +23,14 @@ const ui = {
   network: $("#network"), error: $("#console-error"),
   micOn: $("#mic-on"), micGain: $("#mic-gain"), micGainValue: $("#mic-gain-value"),
   micMeter: $("#mic-meter"), micLevel: $("#mic-level"), outMeter: $("#out-meter"), outLevel: $("#out-level"),
+  crossfader: $("#crossfader"),
 };
 
 const state = {
   user: null,
   shows: [],
-  audio: null, // the Web Audio graph, made on the first press of Go live (browsers want a gesture)
+  audio: null, // the Web Audio graph, made on the first gesture that needs it (browsers want one)
+  decks: [],
   broadcast: null, // the running broadcast
 };
 
@@ -145,23 +148,30 @@ class Meter {
   }
 }
 
-async function makeAudio() {
+/** The Web Audio graph, made on the first gesture that needs it (Go live, a deck's first song):
+ *  microphone → gain → on/off ┐
+ *  deck A → equal-power A gain ├→ master → MediaStreamDestination (what MediaRecorder encodes)
+ *  deck B → equal-power B gain ┘
+ *  The microphone joins when going live (it asks for permission). Nothing goes to the speakers. */
+function graph() {
+  if (state.audio) return state.audio;
   const context = new AudioContext();
-  const stream = await navigator.mediaDevices.getUserMedia({
-    audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
-  });
-  const mic = context.createMediaStreamSource(stream);
   const micGain = context.createGain();
   const micSwitch = context.createGain();
   const master = context.createGain();
   const destination = context.createMediaStreamDestination();
-  mic.connect(micGain).connect(micSwitch).connect(master).connect(destination);
+  micGain.connect(micSwitch).connect(master).connect(destination);
+  const decks = { a: context.createGain(), b: context.createGain() };
+  decks.a.connect(master);
+  decks.b.connect(master);
   const audio = {
-    context, stream, micGain, micSwitch, master, destination,
+    context, micGain, micSwitch, master, destination, decks, mic: null,
     micMeter: new Meter(context, micSwitch, ui.micMeter, ui.micLevel),
     outMeter: new Meter(context, master, ui.outMeter, ui.outLevel),
   };
-  applyMic(audio);
+  state.audio = audio;
+  applyMic();
+  applyCrossfader();
   const frame = (now) => {
     audio.micMeter.update(now);
     audio.outMeter.update(now);
@@ -180,6 +190,37 @@ function applyMic(audio = state.audio) {
 }
 ui.micGain.addEventListener("input", () => applyMic());
 ui.micOn.addEventListener("change", () => applyMic());
+
+/** Opens the microphone into the graph (once). */
+async function openMicrophone(audio) {
+  if (audio.mic) return;
+  const stream = await navigator.mediaDevices.getUserMedia({
+    audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+  });
+  audio.mic = audio.context.createMediaStreamSource(stream);
+  audio.mic.connect(audio.micGain);
+}
+
+/** Equal-power crossfade: at position x (0 = A, 1 = B) A plays at cos(x·π/2) and B at sin(x·π/2),
+ *  so the summed power of two uncorrelated songs stays constant across the fader. */
+export function crossfadeGains(x) {
+  return { a: Math.cos((x * Math.PI) / 2), b: Math.sin((x * Math.PI) / 2) };
+}
+
+function applyCrossfader(audio = state.audio) {
+  if (!audio) return;
+  const gains = crossfadeGains(Number(ui.crossfader.value) / 100);
+  audio.decks.a.gain.setTargetAtTime(gains.a, audio.context.currentTime, 0.02);
+  audio.decks.b.gain.setTargetAtTime(gains.b, audio.context.currentTime, 0.02);
+}
+ui.crossfader.addEventListener("input", () => applyCrossfader());
+
+state.decks = ["a", "b"].map((name) => new Deck($(`#deck-${name}`), name, (element) => {
+  const audio = graph();
+  audio.context.resume();
+  audio.context.createMediaElementSource(element).connect(audio.decks[name]);
+  return audio.decks[name];
+}));
 
 /** The recorder's type: WebM/Opus, else Ogg/Opus. */
 function recorderType() {
@@ -384,14 +425,15 @@ ui.record.addEventListener("click", async () => {
     showError(t("studio.error.recorder"));
     return;
   }
+  const audio = graph();
   try {
-    if (!state.audio) state.audio = await makeAudio();
-    await state.audio.context.resume();
+    await audio.context.resume();
+    await openMicrophone(audio);
   } catch (err) {
+    // Without a microphone the decks can still go on air: say so and go on.
     showError(t("studio.error.microphone", { message: err.message }));
-    return;
   }
-  state.broadcast = new Broadcast(show, state.audio, type);
+  state.broadcast = new Broadcast(show, audio, type);
   ui.record.setAttribute("aria-pressed", "true");
   ui.record.textContent = t("studio.stop");
 });
