@@ -314,7 +314,7 @@ final class LiveRadio: Sendable {
         do {
             let started = try directory.startEpisode(show: show, contentType: info.contentType, at: Date())
             episode = started
-            recorder = try LiveRecorder(file: started.file)
+            recorder = try LiveRecorder(file: started.file, framing: AudioFraming(contentType: info.contentType))
         } catch {
             logger.error("could not start recording the radio episode", metadata: ["mount": "\(path)", "error": "\(error)"])
         }
