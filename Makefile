@@ -64,7 +64,7 @@ wasm:
 	bash scripts/build-wasm
 	python3 scripts/build-atlas
 
-# Install missing system packages (ffmpeg, chromium, chromedriver) and the e2e venv.
+# Install missing system packages (ffmpeg, chromium, chromedriver, ezstream) and the e2e venv.
 bootstrap:
 	bash scripts/bootstrap.sh
 

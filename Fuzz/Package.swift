@@ -31,7 +31,8 @@ let package = Package(
         // Accelerometer logs (CSV, JSON Lines) and the cadence estimators behind them: Cadence.
         .executableTarget(name: "FuzzSensorLog", dependencies: ["FuzzDriver", .product(name: "Cadence", package: "quintet")]),
         // A live source's bytes through the radio's MPEG audio / ADTS frame scanner: Radio.
-        .executableTarget(name: "FuzzAudioFrames", dependencies: ["FuzzDriver", .product(name: "Radio", package: "quintet")]),
+        .executableTarget(name: "FuzzAudioFrames", dependencies: ["FuzzDriver", .product(name: "Radio", package: "quintet"),
+                                                                .product(name: "MediaTags", package: "quintet")]),
         // What reaches the server from anyone: the Icecast request head on the shared port, a
         // crowd report's JSON, query strings and form bodies. Internal types of QuintetServer,
         // reached with `@testable import` (debug builds are compiled for testing).

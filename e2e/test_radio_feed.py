@@ -197,7 +197,14 @@ def test_server_start_recovers_a_cut_recording(tmp_path):
         episode = requests.get(second.url(f"/api/radio/episodes/{episode_id}"), timeout=10).json()
         assert episode["state"] == "published"
         assert abs(episode["duration"] - (packets - 1) * 1152 / 44100) < 1e-9
-        assert episode["size"] == len(cut)
+        # The recording now starts with the Info frame (417 bytes at 128 kbit/s) written when it
+        # was finalised: ffprobe reads its exact duration from it.
+        stored = (data / relative).read_bytes()
+        assert stored[417:] == cut and stored[36:40] == b"Info"
+        assert episode["size"] == len(stored)
+        probed = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
+                                 str(data / relative)], check=True, capture_output=True, text=True, timeout=60)
+        assert abs(float(probed.stdout) - episode["duration"]) < 1e-3
         assert episode["listens"] == 3 and episode["peak_listeners"] == 9
         assert episode["ended_at"] == "2026-11-25T10:00:04Z"  # start + duration, in whole seconds
         def with_peaks(server):

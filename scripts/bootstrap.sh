@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs beyond the Swift toolchain, and only what is missing:
-#   - ffmpeg, chromium and chromium-driver from Debian (apt-get), when their commands are absent
-#     (Debian's ffmpeg has the librsvg decoder that scripts/web-assets.sh draws the app icons with);
+#   - ffmpeg, chromium, chromium-driver and ezstream from Debian (apt-get), when their commands are
+#     absent (Debian's ffmpeg has the librsvg decoder that scripts/web-assets.sh draws the app icons
+#     with; ezstream is the libshout-based Icecast source of e2e/test_radio_libshout.py);
 #   - PostgreSQL with PostGIS, installed, set up and started by scripts/postgres-test.sh
 #     (a test cluster on 127.0.0.1:55432; the Crowd tests of both suites use it);
 #   - a Python venv at e2e/.venv with the pinned packages of e2e/requirements.txt, rebuilt
@@ -37,6 +38,7 @@ command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)   # e2e/test_tls.py makes certificates
+command -v ezstream >/dev/null 2>&1 || missing+=(ezstream) # e2e/test_radio_libshout.py: a libshout source
 if [ ${#missing[@]} -gt 0 ]; then
     apt_install "${missing[@]}"
 fi

@@ -285,6 +285,11 @@ public struct RadioStore: Sendable {
 
     private func finalise(_ episode: RadioEpisode, endedAt: Date?, computePeaks: Bool) throws -> RadioEpisode {
         let url = fileURL(of: episode)
+        if AudioFraming(contentType: episode.contentType) == .mpegAudio {
+            // Players read the duration (and seek) from this frame; a recording has none. Best
+            // effort: when it cannot be written (a full disk), the file stays as it was.
+            _ = try? MP3SeekHeader.add(toFileAt: url)
+        }
         let summary = try Self.summarize(fileAt: url, contentType: episode.contentType)
         let peaks = computePeaks ? waveformJSON(of: url) : nil
         return try database.pool.write { db in

@@ -187,15 +187,16 @@ struct RadioTestServer {
     }
 }
 
-/// An MP3 (CBR 128 kbit/s, 44.1 kHz stereo) made by the real ffmpeg.
-func makeMP3(seconds: Double, frequency: Int = 440, in directory: URL) throws -> [UInt8] {
+/// An MP3 (CBR 128 kbit/s, 44.1 kHz stereo) made by the real ffmpeg; with `infoFrame`, it
+/// starts with the Info header frame ffmpeg writes into files (no ID3v2 tag either way).
+func makeMP3(seconds: Double, frequency: Int = 440, infoFrame: Bool = false, in directory: URL) throws -> [UInt8] {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let url = directory.appendingPathComponent("tone-\(frequency)-\(seconds).mp3")
+    let url = directory.appendingPathComponent("tone-\(frequency)-\(seconds)\(infoFrame ? "-info" : "").mp3")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
                          "-i", "sine=frequency=\(frequency):duration=\(seconds)", "-ac", "2", "-c:a", "libmp3lame",
-                         "-b:a", "128k", "-write_xing", "0", "-id3v2_version", "0", "-f", "mp3", url.path]
+                         "-b:a", "128k", "-write_xing", infoFrame ? "1" : "0", "-id3v2_version", "0", "-f", "mp3", url.path]
     try process.run()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { throw RawClient.Failure(description: "ffmpeg failed") }

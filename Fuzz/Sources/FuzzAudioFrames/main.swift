@@ -1,10 +1,12 @@
 import FuzzDriver
+import MediaTags
 import Radio
 
 /// A live source's bytes (anything: a source may send garbage) through the radio's frame
 /// scanner, as MPEG audio or ADTS: never a crash or a hang, every frame found starts with a
-/// valid header, offsets grow, and scanning in pieces finds exactly what one pass finds. The
-/// first input byte picks the framing and the piece sizes; the rest is the stream.
+/// valid header, offsets grow, and scanning in pieces finds exactly what one pass finds; the
+/// recording's `XingFrameFilter` likewise (piecewise = one pass, no byte lost). The first input
+/// byte picks the framing and the piece sizes; the rest is the stream.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
@@ -35,6 +37,26 @@ public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
                                           : ADTSHeader(bytes, at: Int(frame.offset)) != nil
         precondition(valid, "a frame without a valid header")
         previous = frame.offset
+    }
+    // A recording's header-frame filter: piecewise = one pass, and what it keeps plus what it
+    // drops is the input, in order (only whole frames confirmed by the scanner are dropped).
+    if framing == .mpegAudio {
+        var one = XingFrameFilter()
+        let kept = one.append(bytes) + one.finish()
+        var piecewise = XingFrameFilter()
+        var out: [UInt8] = []
+        index = 0
+        while index < bytes.count {
+            let end = min(bytes.count, index + pieceSize)
+            out += piecewise.append(bytes[index..<end])
+            precondition(end - out.count <= XingFrameFilter.holdLimit + 1441 + Int(piecewise.droppedBytes),
+                         "the filter held back too much")
+            index = end
+        }
+        out += piecewise.finish()
+        precondition(out == kept, "piecewise filtering kept other bytes")
+        precondition(kept.count + Int(one.droppedBytes) == bytes.count, "bytes lost or invented")
+        precondition(one.droppedFrames == 0 || once.contains { AudioStreamSummary.isXingFrame(bytes, at: Int($0.offset)) })
     }
     // The other readers of the same bytes: a whole file's summary and the live buffer's bursts.
     _ = AudioStreamSummary(bytes: bytes, framing: framing)

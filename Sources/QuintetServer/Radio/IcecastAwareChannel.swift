@@ -8,8 +8,9 @@ import NIOCore
 /// Hummingbird's request model cannot take an Icecast source (ffmpeg's PUT body has neither
 /// `Content-Length` nor chunked encoding, PROTOCOL.md §1.1) and would hold each listener in a
 /// task with its own buffers. So each new connection first goes through ``IcecastSniffer``,
-/// which reads the request line: `SOURCE` (any path), or `PUT`, `GET`, `HEAD` of a path under
-/// ``IcecastRouting/mountPrefix`` (`/live/`) go to ``LiveRadio``; anything else gets `Inner`'s
+/// which reads the request line: `SOURCE` (any path), `PUT`, `GET`, `HEAD` of a path under
+/// ``IcecastRouting/mountPrefix`` (`/live/`), and libshout's probes (`OPTIONS *`,
+/// `GET /admin/!POKE`) go to ``LiveRadio``; anything else gets `Inner`'s
 /// pipeline with the bytes read so far replayed into it unchanged. Only the first request of a
 /// connection is looked at: keep-alive requests after it stay with whoever took the connection.
 ///

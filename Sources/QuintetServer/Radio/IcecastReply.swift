@@ -21,6 +21,18 @@ enum IcecastReply {
     case mountInUse
     /// Over the listener limit: 403.
     case limitReached
+    /// `OPTIONS *` without an upgrade: 204 with `Allow` and `Accept-Encoding`, no body
+    /// (icecast 2.5's answer; icecast 2.4.4 closes the connection without one).
+    case options
+    /// A request asking to upgrade the connection (libshout's `OPTIONS *` with
+    /// `Connection: Upgrade`, `Upgrade: TLS/1.0, HTTP/1.1`): 400 `Can not upgrade protocol`, as
+    /// icecast answers when it offers no TLS upgrade on the connection. libshout then goes on
+    /// in plain text (its default TLS mode "auto"), or connects with TLS straight away when
+    /// told to use TLS only.
+    case upgradeRefused
+    /// An admin command icecast does not know, such as libshout's `GET /admin/!POKE`: 400
+    /// `Unrecognised command`, as icecast 2.4.4 answers it (before any authentication).
+    case unrecognisedCommand
     /// A source back on a mount whose broadcast was just cut off at the show's maximum episode
     /// length: 403 with `Retry-After` and a sentence saying why (not an icecast answer; icecast
     /// has no such limit).
@@ -48,6 +60,18 @@ enum IcecastReply {
         switch self {
         case .badRequest:
             (status, type, extra, body) = ("400 Bad Request", "text/html; charset=utf-8", "", "")
+        case .options:
+            let head = "HTTP/1.0 204 No Content\r\nServer: \(Self.serverName)\r\nConnection: Close\r\n"
+                + "Accept-Encoding: identity\r\nAllow: GET, OPTIONS, SOURCE\r\nDate: \(UTCDate.http(Date()))\r\n"
+                + "Cache-Control: no-cache, no-store\r\nExpires: Mon, 26 Jul 1997 05:00:00 GMT\r\nPragma: no-cache\r\n"
+                + "Access-Control-Allow-Origin: *\r\n"
+            return head + "Content-Length: 0\r\n\r\n"
+        case .upgradeRefused:
+            (status, type, extra, body) = ("400 Bad Request", "text/html; charset=utf-8", "",
+                "<html><head><title>Error 400</title></head><body><b>400 - Can not upgrade protocol</b></body></html>")
+        case .unrecognisedCommand:
+            (status, type, extra, body) = ("400 Bad Request", "text/html; charset=utf-8", "",
+                "<html><head><title>Error 400</title></head><body><b>400 - Unrecognised command</b></body></html>")
         case .notFound:
             (status, type, extra, body) = ("404 File Not Found", "text/html; charset=utf-8", "",
                 "<html><head><title>Error 404</title></head><body><b>404 - The file you requested could not be found</b></body></html>")

@@ -99,12 +99,21 @@ enum IcecastRouting {
         path.hasPrefix(mountPrefix) && path.count > mountPrefix.count
     }
 
-    /// Whether a request with this head belongs to the Icecast path: any `SOURCE`, and `PUT`,
-    /// `GET` or `HEAD` of a mount path. Everything else goes to the application unchanged.
+    /// The path libshout asks for (`GET`, no credentials) when its `OPTIONS *` got no answer,
+    /// to learn whether an Icecast server is there (libshout 2.4's `STATE_POKE`).
+    static let pokePath = "/admin/!POKE"
+
+    /// Whether a request with this head belongs to the Icecast path: any `SOURCE`; `PUT`, `GET`
+    /// or `HEAD` of a mount path; and the two probes every libshout source (ices2, ezstream,
+    /// Mixxx…) sends before its `SOURCE`: `OPTIONS *` and `GET /admin/!POKE`. Everything else
+    /// goes to the application unchanged (an `OPTIONS` of any other target too: CORS
+    /// preflights stay the app's).
     static func isIcecast(method: String, path: String) -> Bool {
         switch method {
         case "SOURCE": true
-        case "PUT", "GET", "HEAD": isMountPath(path)
+        case "PUT", "HEAD": isMountPath(path)
+        case "GET": isMountPath(path) || path == pokePath
+        case "OPTIONS": path == "*"
         default: false
         }
     }

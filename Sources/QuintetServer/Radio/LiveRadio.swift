@@ -173,6 +173,10 @@ final class LiveRadio: Sendable {
             return
         }
         switch head.method {
+        case "OPTIONS":
+            IcecastReply.send(Self.asksForUpgrade(head) ? .upgradeRefused : .options, on: channel)
+        case "GET" where head.path == IcecastRouting.pokePath:
+            IcecastReply.send(.unrecognisedCommand, on: channel)
         case "GET":
             acceptListener(head: head, path: path, channel: channel)
         case "PUT", "SOURCE":
@@ -180,6 +184,13 @@ final class LiveRadio: Sendable {
         default:  // HEAD: icecast answers 400
             IcecastReply.send(.badRequest, on: channel)
         }
+    }
+
+    /// Whether the request asks to switch protocols (`Connection: Upgrade` with an `Upgrade`
+    /// header), which the Icecast path never does: the server's TLS is on the port itself.
+    static func asksForUpgrade(_ head: IcecastRequestHead) -> Bool {
+        guard let upgrade = head["upgrade"], !upgrade.isEmpty, let connection = head["connection"] else { return false }
+        return connection.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == "upgrade" }
     }
 
     private func acceptListener(head: IcecastRequestHead, path: String, channel: any Channel) {
@@ -319,7 +330,7 @@ final class LiveRadio: Sendable {
         do {
             let started = try directory.startEpisode(show: show, contentType: info.contentType, at: Date())
             episode = started
-            recorder = try LiveRecorder(file: started.file)
+            recorder = try LiveRecorder(file: started.file, framing: AudioFraming(contentType: info.contentType))
         } catch {
             logger.error("could not start recording the radio episode", metadata: ["mount": "\(path)", "error": "\(error)"])
         }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Radio
 
 /// Appends a live broadcast to its file as the bytes arrive.
 ///
@@ -8,17 +9,26 @@ import NIOCore
 /// of the server nothing that was received is lost (the issue asks for at most one second).
 /// The event loop never waits for the disk. A failed write is logged once and recording stops;
 /// the broadcast itself goes on.
-/// `@unchecked Sendable`: `handle` and `failed` are touched only on `queue`.
+///
+/// An MP3 recording goes through the core's `XingFrameFilter` on that queue: the Xing, Info and
+/// VBRI header frames a source sends with each file it streams (ezstream looping a file) are
+/// left out, so players take the recording's duration from its frames, not from the header of
+/// the source's file. The filter holds back at most the next frame's first bytes (8 KiB before
+/// the stream is in sync).
+/// `@unchecked Sendable`: `handle`, `failed` and `filter` are touched only on `queue`.
 final class LiveRecorder: @unchecked Sendable {
     /// The file written.
     let file: URL
     private let queue: DispatchQueue
     private var handle: FileHandle?   // touched on `queue` only
     private var failed = false
+    private var filter: XingFrameFilter?   // touched on `queue` only
 
-    /// Opens `file` for appending (creating it and its folder).
-    init(file: URL) throws {
+    /// Opens `file` for appending (creating it and its folder). `framing`: the stream's frame
+    /// format; MP3 recordings drop header frames.
+    init(file: URL, framing: AudioFraming = .none) throws {
         self.file = file
+        filter = framing == .mpegAudio ? XingFrameFilter() : nil
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: file.path) {
             guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
@@ -34,18 +44,34 @@ final class LiveRecorder: @unchecked Sendable {
     /// Appends `bytes` (asynchronously, in order).
     func write(_ bytes: ByteBuffer) {
         queue.async {
-            guard let handle = self.handle, !self.failed else { return }
-            do {
-                try bytes.withUnsafeReadableBytes { try handle.write(contentsOf: Data($0)) }
-            } catch {
-                self.failed = true
+            guard self.handle != nil, !self.failed else { return }
+            if self.filter != nil {
+                let kept = bytes.withUnsafeReadableBytes { self.filter!.append($0) }
+                self.writeNow(kept)
+            } else {
+                bytes.withUnsafeReadableBytes { self.writeNow($0) }
             }
+        }
+    }
+
+    /// Writes `bytes` at once; on `queue`.
+    private func writeNow(_ bytes: some Collection<UInt8>) {
+        guard let handle, !failed, !bytes.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: Data(bytes))
+        } catch {
+            failed = true
         }
     }
 
     /// Waits for the pending writes and closes the file.
     func close() {
         queue.sync {
+            if filter != nil {
+                let rest = filter!.finish()
+                filter = nil
+                writeNow(rest)
+            }
             try? handle?.synchronize()
             try? handle?.close()
             handle = nil
