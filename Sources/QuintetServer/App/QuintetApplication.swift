@@ -73,6 +73,7 @@ public enum QuintetApplication {
         let auth = auth ?? Authenticator(database: database)
         SessionRoutes.add(to: router, auth: auth, secureCookies: secureCookies)
         RadioRoutes.add(to: router, radio: RadioStore(database: database, decoder: AudioFileDecoder()), auth: auth, publicURL: publicURL)
+        RadioEffectsRoutes.add(to: router, dataDirectory: database.directory, auth: auth, limiter: limiter)
         if let crowd { CrowdRoutes.add(to: router, configuration: crowd) }
         if let library {
             let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)

@@ -9,6 +9,7 @@ import { api, rawSocket } from "/common/api.js";
 import { $, announce, el } from "/common/dom.js";
 import { t } from "/common/i18n.js";
 import { Deck } from "/radio/studio/deck.js";
+import { EffectPads } from "/radio/studio/effects.js";
 import { StreamCutter } from "/radio/studio/units.js";
 
 const SLICE_MS = 250;
@@ -82,6 +83,7 @@ async function signedIn(user) {
   ui.show.replaceChildren(...state.shows.map((s) => el("option", { value: String(s.id) }, s.title)));
   ui.noShows.hidden = state.shows.length > 0;
   ui.record.disabled = state.shows.length === 0;
+  state.pads.load();
   const wanted = new URLSearchParams(location.search).get("show");
   if (wanted && state.shows.some((s) => String(s.id) === wanted)) ui.show.value = wanted;
 }
@@ -151,7 +153,8 @@ class Meter {
 /** The Web Audio graph, made on the first gesture that needs it (Go live, a deck's first song):
  *  microphone → gain → on/off ┐
  *  deck A → equal-power A gain ├→ master → MediaStreamDestination (what MediaRecorder encodes)
- *  deck B → equal-power B gain ┘
+ *  deck B → equal-power B gain ┤
+ *  effect pads ───────────────┘
  *  The microphone joins when going live (it asks for permission). Nothing goes to the speakers. */
 function graph() {
   if (state.audio) return state.audio;
@@ -164,8 +167,10 @@ function graph() {
   const decks = { a: context.createGain(), b: context.createGain() };
   decks.a.connect(master);
   decks.b.connect(master);
+  const effects = context.createGain();
+  effects.connect(master);
   const audio = {
-    context, micGain, micSwitch, master, destination, decks, mic: null,
+    context, micGain, micSwitch, master, destination, decks, effects, mic: null,
     micMeter: new Meter(context, micSwitch, ui.micMeter, ui.micLevel),
     outMeter: new Meter(context, master, ui.outMeter, ui.outLevel),
   };
@@ -214,6 +219,11 @@ function applyCrossfader(audio = state.audio) {
   audio.decks.b.gain.setTargetAtTime(gains.b, audio.context.currentTime, 0.02);
 }
 ui.crossfader.addEventListener("input", () => applyCrossfader());
+
+state.pads = new EffectPads($("#effects"), () => {
+  const audio = graph();
+  return { context: audio.context, node: audio.effects };
+});
 
 state.decks = ["a", "b"].map((name) => new Deck($(`#deck-${name}`), name, (element) => {
   const audio = graph();

@@ -234,6 +234,58 @@ enum RadioOpenAPI {
     }
    }
   },
+  "/api/radio/effects": {
+   "get": {
+    "operationId": "radioEffects",
+    "summary": "The signed-in user's sound effects for the studio's pads, with the upload limits",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "responses": {
+     "200": { "description": "{effects: [{id, name, duration, size, createdAt, url}], limits: {bytes, seconds, count}}",
+      "content": { "application/json": { "schema": { "type": "object", "required": ["effects", "limits"],
+       "properties": { "effects": { "type": "array", "items": { "$ref": "#/components/schemas/RadioEffect" } },
+                       "limits": { "type": "object" } } } } } },
+     "401": { "$ref": "#/components/responses/Unauthorized" }
+    }
+   },
+   "post": {
+    "operationId": "radioEffectUpload",
+    "summary": "Upload a sound effect: the body is the audio file (≤ 5 MiB, ≤ 30 s), stored as MP3",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "parameters": [ { "name": "name", "in": "query", "schema": { "type": "string", "maxLength": 80 } } ],
+    "requestBody": { "required": true, "content": { "application/octet-stream": { "schema": { "type": "string", "format": "binary" } } } },
+    "responses": {
+     "201": { "description": "Stored.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioEffect" } } } },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "409": { "description": "Too many effects (too_many).", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+     "413": { "description": "Larger than 5 MiB.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+     "422": { "description": "Not audio (not_audio) or longer than 30 s (too_long).", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
+    }
+   }
+  },
+  "/api/radio/effects/{id}": {
+   "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string", "pattern": "^[0-9a-f]{16}$" } } ],
+   "get": {
+    "operationId": "radioEffect",
+    "summary": "An effect's MP3 (its owner only)",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "responses": {
+     "200": { "description": "The sound.", "content": { "audio/mpeg": { "schema": { "type": "string", "format": "binary" } } } },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" }
+    }
+   },
+   "delete": {
+    "operationId": "radioEffectDelete",
+    "summary": "Delete an effect",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "responses": {
+     "204": { "description": "Deleted." },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" }
+    }
+   }
+  },
   "/api/radio/metadata": {
    "post": {
     "operationId": "radioMetadata",
@@ -318,6 +370,14 @@ enum RadioOpenAPI {
  },
  "components": {
   "schemas": {
+   "RadioEffect": {
+    "type": "object",
+    "required": ["id", "name", "duration", "size", "createdAt"],
+    "properties": {
+     "id": { "type": "string" }, "name": { "type": "string" }, "duration": { "type": "number" },
+     "size": { "type": "integer" }, "createdAt": { "type": "string", "format": "date-time" }, "url": { "type": "string" }
+    }
+   },
    "RadioShow": {
     "type": "object",
     "required": [
