@@ -181,6 +181,13 @@ def rms_per_second(mp3: bytes, tmp_path) -> list[float]:
     return levels
 
 
+def integrated_lufs(path) -> float:
+    """The integrated loudness ffmpeg's loudnorm measures (its first pass)."""
+    err = subprocess.run(["ffmpeg", "-hide_banner", "-nostdin", "-i", str(path), "-af", "loudnorm=print_format=json",
+                          "-f", "null", "-"], capture_output=True, text=True, timeout=60).stderr
+    return float(json.loads(err[err.rindex("{"):err.rindex("}") + 1])["input_i"])
+
+
 def test_a_deck_crossfaded_in_and_out_is_heard_in_the_episode(server, browser, tmp_path):
     """The microphone off; deck A loaded by searching the library (its waveform drawn), played
     from the 4th second with the crossfader at A, then the crossfader moved to B (an empty
@@ -242,3 +249,5 @@ def test_a_deck_crossfaded_in_and_out_is_heard_in_the_episode(server, browser, t
     assert max(before) < -50, levels
     assert min(during) > max(before) + 20, levels
     assert max(after) < min(during) - 20, levels
+    # The published episode was normalised to −16 LUFS (two-pass loudnorm on the server).
+    assert abs(integrated_lufs(tmp_path / "episode.mp3") + 16) < 1.0

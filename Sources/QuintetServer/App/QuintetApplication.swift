@@ -115,7 +115,7 @@ public enum QuintetApplication {
                                      musicBrainz: configuration.musicBrainz)
         var radioConfiguration = LiveRadio.Configuration()
         radioConfiguration.batchInterval = .milliseconds(Int64(configuration.radioBatchMilliseconds))
-        let radio = LiveRadio(directory: makeRadioDirectory(database: database), configuration: radioConfiguration, logger: logger)
+        let radio = LiveRadio(directory: makeRadioDirectory(database: database, logger: logger), configuration: radioConfiguration, logger: logger)
         let crowd = try crowd ?? makeEmbeddedCrowdBackend(configuration: configuration)
         let crowdRoutes = CrowdRoutes.Configuration(
             backend: crowd, keys: try CrowdDeviceKeys(dataDirectory: configuration.dataDirectory),
@@ -257,8 +257,9 @@ extension QuintetApplication {
     }
 
     /// The shows the live server streams: from the shared database.
-    static func makeRadioDirectory(database: QuintetDatabase) -> any RadioDirectory {
-        StoreRadioDirectory(store: RadioStore(database: database, decoder: AudioFileDecoder()))
+    static func makeRadioDirectory(database: QuintetDatabase, logger: Logger) -> any RadioDirectory {
+        StoreRadioDirectory(store: RadioStore(database: database, decoder: AudioFileDecoder()),
+                            loudness: (try? FFmpegDecoder()).map { LoudnessNormalizer(ffmpeg: $0) }, logger: logger)
     }
 }
 

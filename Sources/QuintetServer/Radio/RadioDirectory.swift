@@ -1,4 +1,6 @@
+import AudioCore
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import Radio
 
@@ -53,6 +55,10 @@ protocol RadioDirectory: Sendable {
 /// says) when the broadcast ends. A recording with no audio frame is deleted.
 struct StoreRadioDirectory: RadioDirectory {
     let store: RadioStore
+    /// Brings each finished broadcast to −16 LUFS (two-pass `loudnorm`, one linear gain) before it
+    /// is finalised; nil leaves recordings as they came (no ffmpeg).
+    var loudness: LoudnessNormalizer? = nil
+    var logger: Logger? = nil
 
     func show(mount: String) throws -> LiveShow? {
         guard let show = try store.show(mount: mount), let id = show.id else { return nil }
@@ -73,10 +79,36 @@ struct StoreRadioDirectory: RadioDirectory {
 
     func endEpisode(_ episode: LiveEpisode, at date: Date, bytes: Int64, listens: Int, peakListeners: Int) throws {
         try store.recordListeners(episodeID: episode.id, current: peakListeners)
+        if let loudness {
+            normalize(episode, with: loudness)
+        }
         do {
             _ = try store.finishEpisode(id: episode.id, endedAt: date)
         } catch RadioStoreError.badAudio {
             try store.deleteEpisode(id: episode.id)
+        }
+    }
+}
+
+extension StoreRadioDirectory {
+    /// Best effort: a recording that cannot be measured (no audio) or rewritten stays as it is,
+    /// and the episode is finalised all the same.
+    func normalize(_ episode: LiveEpisode, with loudness: LoudnessNormalizer) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: episode.file.path)[.size] as? NSNumber)??.intValue ?? 0
+        guard size > 0 else { return }  // nothing was recorded: the episode is deleted next
+        let format: LoudnessNormalizer.Format = episode.file.pathExtension == "aac" ? .adtsAAC(bitrate: 128) : .mp3(bitrate: 128)
+        do {
+            switch try loudness.normalize(fileAt: episode.file, format: format) {
+            case .normalized(let before, let after):
+                logger?.info("radio episode normalised", metadata: [
+                    "episode": "\(episode.id)", "before_lufs": "\(before.integrated)", "after_lufs": "\(after.integrated)",
+                    "true_peak": "\(after.truePeak)"])
+            case .unchanged(let measured):
+                logger?.info("radio episode left at its loudness", metadata: [
+                    "episode": "\(episode.id)", "lufs": "\(measured.integrated)"])
+            }
+        } catch {
+            logger?.warning("radio episode not normalised", metadata: ["episode": "\(episode.id)", "error": "\(error)"])
         }
     }
 }
