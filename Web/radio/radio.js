@@ -1,15 +1,18 @@
 // The radio page: what is live now (GET /api/radio/live, refreshed every 10 s), recent
 // episodes (GET /api/radio/episodes) and the shows with their RSS feeds (GET /api/radio/shows),
 // with one <audio> player for a live mount (/live/…) or an episode (/radio/episodes/{id}.mp3,
-// served with Range, so seeking works). Titles come from broadcasters: they are only ever
+// served with Range, so seeking works), and beside it the chat (chat.js): the live show's, or
+// the replayed episode's. Titles come from broadcasters: they are only ever
 // set as text (textContent / text nodes), never as HTML.
 import { api } from "/common/api.js";
 import { $, announce, el } from "/common/dom.js";
 import { duration, lang, number, plural } from "/common/format.js";
 import { t } from "/common/i18n.js";
 import { playIcon } from "/common/icons.js";
+import { attachPlayer, openEpisodeChat, openLiveChat, renderChat } from "/radio/chat.js";
 
 const audio = $("#audio");
+attachPlayer(audio);
 
 const LIVE_REFRESH_MS = 10_000;
 const EPISODE_LIMIT = 20;
@@ -134,6 +137,7 @@ function buildLive() {
 function playLive(mount) {
   start({ kind: "live", mount: mount.mount, show: mount.show_title, title: mount.title || mount.show_title },
     mount.mount);
+  openLiveChat(mount.show_id, mount.show_title);
 }
 
 // --- Recent episodes ------------------------------------------------------------------------
@@ -176,6 +180,7 @@ function buildEpisodes() {
 
 function playEpisode(episode) {
   start({ kind: "episode", id: episode.id, show: episode.show_title, title: episode.title }, episode.audio_url);
+  openEpisodeChat(episode.id, episode.title);
 }
 
 // --- Shows and feeds ------------------------------------------------------------------------
@@ -246,6 +251,7 @@ document.addEventListener("change", (event) => {
     renderLive();
     renderEpisodes();
     renderShows();
+    renderChat();
   }
 });
 
