@@ -153,6 +153,9 @@ def test_live_chat(server, browser, tmp_path):
         listen.click()
         wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#chat-list .chat-text")) >= 2,
              lambda: f"no chat history on the page: {browser.find_element(By.ID, 'chat').text}")
+        # The live player says the show and its listeners beside the chat.
+        assert browser.find_element(By.ID, "player-show").text.startswith("E2E Chat · "), browser.find_element(By.ID, "player-show").text
+        assert "listener" in browser.find_element(By.ID, "player-show").text
         assert browser.find_element(By.ID, "chat-signin").is_displayed()  # "sign in to chat"
         assert not browser.find_element(By.ID, "chat-form").is_displayed()
         ada.say(HOSTILE)

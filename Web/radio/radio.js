@@ -87,7 +87,15 @@ function followLiveTitle() {
   const mount = state.live.find((m) => m.mount === p.mount);
   if (!mount) return;
   p.title = mount.title || mount.show_title;
+  p.listeners = mount.listeners;
   $("#player-title").textContent = p.title;
+  showPlayerMeta(p);
+}
+
+/** The player's second line: the show, and for a live show its listeners now. */
+function showPlayerMeta(item) {
+  $("#player-show").textContent = item.kind === "live" && Number.isFinite(item.listeners)
+    ? `${item.show} · ${plural("radio.live.listeners", item.listeners)}` : item.show;
 }
 
 /** Runs render (which rebuilds a list) and gives focus back to the same play button. */
@@ -135,8 +143,8 @@ function buildLive() {
 }
 
 function playLive(mount) {
-  start({ kind: "live", mount: mount.mount, show: mount.show_title, title: mount.title || mount.show_title },
-    mount.mount);
+  start({ kind: "live", mount: mount.mount, show: mount.show_title, title: mount.title || mount.show_title,
+    listeners: mount.listeners }, mount.mount);
   openLiveChat(mount.show_id, mount.show_title);
 }
 
@@ -215,7 +223,7 @@ function start(item, src) {
   $("#player").hidden = false;
   $("#player-live").hidden = item.kind !== "live";
   $("#player-title").textContent = item.title;
-  $("#player-show").textContent = item.show;
+  showPlayerMeta(item);
   audio.dataset.kind = item.kind;
   audio.dataset.id = item.kind === "live" ? item.mount : String(item.id);
   audio.src = src;
@@ -252,6 +260,7 @@ document.addEventListener("change", (event) => {
     renderEpisodes();
     renderShows();
     renderChat();
+    if (state.playing) showPlayerMeta(state.playing);
   }
 });
 
