@@ -13,6 +13,10 @@ import QuintetStore
 ///   `state` (`live` → `recorded` → `published`), start and end times, exact duration, the
 ///   file (relative to the data folder), its size and content type, listens, peak
 ///   listeners, waveform peaks (JSON of AudioCore's `WaveformPeaks`) and a stable `guid`.
+/// - `radio_chat_messages` (v2): the live chat, one row per message, tied to its show and to
+///   the episode live when it was sent (deleted with either); the author's id (kept as null
+///   when the user is deleted) and name, the plain text, the time and a `deleted` flag.
+/// - `radio_chat_mutes` (v2): who may not chat in a show until when.
 public enum RadioSchema {
     /// The system name migrations are recorded under.
     public static let system = "radio"
@@ -55,6 +59,25 @@ public enum RadioSchema {
                 t.column("peak_listeners", .integer).notNull().defaults(to: 0)
                 t.column("peaks", .text)
                 t.column("guid", .text).notNull().unique()
+            }
+        }
+        registry.register(system: system, "v2-chat") { db in
+            try db.create(table: "radio_chat_messages") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("show_id", .integer).notNull().indexed().references("radio_shows", onDelete: .cascade)
+                t.column("episode_id", .integer).notNull().references("radio_episodes", onDelete: .cascade)
+                t.column("user_id", .integer).indexed().references("users", onDelete: .setNull)
+                t.column("name", .text).notNull()
+                t.column("text", .text).notNull()
+                t.column("sent_at", .datetime).notNull()
+                t.column("deleted", .boolean).notNull().defaults(to: false)
+            }
+            try db.create(index: "radio_chat_messages_on_episode", on: "radio_chat_messages", columns: ["episode_id", "id"])
+            try db.create(table: "radio_chat_mutes") { t in
+                t.column("show_id", .integer).notNull().references("radio_shows", onDelete: .cascade)
+                t.column("user_id", .integer).notNull().indexed().references("users", onDelete: .cascade)
+                t.column("until", .datetime).notNull()
+                t.primaryKey(["show_id", "user_id"])
             }
         }
     }

@@ -1,15 +1,18 @@
 // The radio page: what is live now (GET /api/radio/live, refreshed every 10 s), recent
 // episodes (GET /api/radio/episodes) and the shows with their RSS feeds (GET /api/radio/shows),
 // with one <audio> player for a live mount (/live/…) or an episode (/radio/episodes/{id}.mp3,
-// served with Range, so seeking works). Titles come from broadcasters: they are only ever
+// served with Range, so seeking works), and beside it the chat (chat.js): the live show's, or
+// the replayed episode's. Titles come from broadcasters: they are only ever
 // set as text (textContent / text nodes), never as HTML.
 import { api } from "/common/api.js";
 import { $, announce, el } from "/common/dom.js";
 import { duration, lang, number, plural } from "/common/format.js";
 import { t } from "/common/i18n.js";
 import { playIcon } from "/common/icons.js";
+import { attachPlayer, openEpisodeChat, openLiveChat, renderChat } from "/radio/chat.js";
 
 const audio = $("#audio");
+attachPlayer(audio);
 
 const LIVE_REFRESH_MS = 10_000;
 const EPISODE_LIMIT = 20;
@@ -84,7 +87,15 @@ function followLiveTitle() {
   const mount = state.live.find((m) => m.mount === p.mount);
   if (!mount) return;
   p.title = mount.title || mount.show_title;
+  p.listeners = mount.listeners;
   $("#player-title").textContent = p.title;
+  showPlayerMeta(p);
+}
+
+/** The player's second line: the show, and for a live show its listeners now. */
+function showPlayerMeta(item) {
+  $("#player-show").textContent = item.kind === "live" && Number.isFinite(item.listeners)
+    ? `${item.show} · ${plural("radio.live.listeners", item.listeners)}` : item.show;
 }
 
 /** Runs render (which rebuilds a list) and gives focus back to the same play button. */
@@ -132,8 +143,9 @@ function buildLive() {
 }
 
 function playLive(mount) {
-  start({ kind: "live", mount: mount.mount, show: mount.show_title, title: mount.title || mount.show_title },
-    mount.mount);
+  start({ kind: "live", mount: mount.mount, show: mount.show_title, title: mount.title || mount.show_title,
+    listeners: mount.listeners }, mount.mount);
+  openLiveChat(mount.show_id, mount.show_title);
 }
 
 // --- Recent episodes ------------------------------------------------------------------------
@@ -176,6 +188,7 @@ function buildEpisodes() {
 
 function playEpisode(episode) {
   start({ kind: "episode", id: episode.id, show: episode.show_title, title: episode.title }, episode.audio_url);
+  openEpisodeChat(episode.id, episode.title);
 }
 
 // --- Shows and feeds ------------------------------------------------------------------------
@@ -210,7 +223,7 @@ function start(item, src) {
   $("#player").hidden = false;
   $("#player-live").hidden = item.kind !== "live";
   $("#player-title").textContent = item.title;
-  $("#player-show").textContent = item.show;
+  showPlayerMeta(item);
   audio.dataset.kind = item.kind;
   audio.dataset.id = item.kind === "live" ? item.mount : String(item.id);
   audio.src = src;
@@ -246,6 +259,8 @@ document.addEventListener("change", (event) => {
     renderLive();
     renderEpisodes();
     renderShows();
+    renderChat();
+    if (state.playing) showPlayerMeta(state.playing);
   }
 });
 

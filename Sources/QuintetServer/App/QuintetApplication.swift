@@ -86,13 +86,17 @@ public enum QuintetApplication {
         return router
     }
 
-    /// The router of WebSocket upgrades (`/api/runner/live`); the requests it does not
-    /// upgrade go on to `makeRouter`'s.
-    static func makeWebSocketRouter(library: LibraryService, auth: Authenticator, radio: LiveRadio) -> Router<QuintetWebSocketContext> {
+    /// The router of WebSocket upgrades (`/api/runner/live`, `/api/radio/ingest`,
+    /// `/api/radio/shows/{id}/chat`); the requests it does not upgrade go on to `makeRouter`'s.
+    /// `chat` is the server's one chat hub (a new one when not given).
+    static func makeWebSocketRouter(library: LibraryService, auth: Authenticator, radio: LiveRadio,
+                                    chat: RadioChatHub = RadioChatHub()) -> Router<QuintetWebSocketContext> {
         let router = Router(context: QuintetWebSocketContext.self)
         router.middlewares.add(RequestLogMiddleware(.info))
         RunnerLiveRoute.add(to: router, library: library, auth: auth)
         RadioIngestRoute.add(to: router, radio: radio, auth: auth)
+        RadioChatRoute.add(to: router, radio: radio, store: RadioStore(database: library.catalog.database),
+                           hub: chat, auth: auth)
         return router
     }
 
@@ -129,6 +133,7 @@ public enum QuintetApplication {
                                 secureCookies: configuration.tls != nil)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
         RadioIngestRoute.addPlainAnswer(to: router)
+        RadioChatRoute.addPlainAnswer(to: router)
         var services: [any Service] = [
             DatabaseService(database: database, logger: logger,
                             dependents: [library, RadioPeaksService(radio: RadioStore(database: database, decoder: AudioFileDecoder()),

@@ -9,7 +9,8 @@ import WireFormats
 ///
 /// - `GET /api/radio/shows`, `GET /api/radio/shows/{id}`: shows (never their stream keys).
 /// - `GET /api/radio/episodes?show=&limit=`: recent episodes, newest first;
-///   `GET /api/radio/episodes/{id}`: one episode with its waveform peaks.
+///   `GET /api/radio/episodes/{id}`: one episode with its waveform peaks;
+///   `GET /api/radio/episodes/{id}/chat`: its live chat, kept after the broadcast (RadioRoutes+Chat.swift).
 /// - `GET /radio/feeds/{id}.xml`: a show's RSS feed of its published episodes.
 /// - `GET /radio/episodes/{id}.mp3` (or `.aac`): the episode file with HTTP Range.
 /// - `GET /radio/covers/{id}`: a show's cover when it is a file in the data folder.
@@ -32,6 +33,7 @@ public enum RadioRoutes {
         api.get("shows/{id}") { request, context in try await routes.show(request, context) }
         api.get("episodes") { request, context in try await routes.episodes(request, context) }
         api.get("episodes/{id}") { request, context in try await routes.episode(request, context) }
+        api.get("episodes/{id}/chat") { request, context in try await routes.episodeChat(request, context) }
         router.get("radio/feeds/{id}.xml") { request, context in try await routes.feed(request, context) }
         router.get("radio/covers/{id}") { request, context in try await routes.cover(request, context) }
         let files = router.group("radio/episodes").addSignIn(auth, required: false)

@@ -185,6 +185,43 @@ enum RadioOpenAPI {
     }
    }
   },
+  "/api/radio/episodes/{id}/chat": {
+   "get": {
+    "operationId": "radioEpisodeChat",
+    "summary": "An episode's live chat, kept after the broadcast (deleted messages left out), oldest first",
+    "description": "offset is the seconds from the episode's start, to show a message beside the replay. The episode must be visible to the viewer (published, or the owner's or an admin's own).",
+    "security": [ {}, { "basic": [] }, { "session": [] } ],
+    "parameters": [
+     { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1, "maximum": 9223372036854775807 } }
+    ],
+    "responses": {
+     "200": {
+      "description": "OK",
+      "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioEpisodeChat" } } }
+     },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "404": { "$ref": "#/components/responses/NotFound" }
+    }
+   }
+  },
+  "/api/radio/shows/{id}/chat": {
+   "get": {
+    "operationId": "radioShowChat",
+    "summary": "A show's live chat over a WebSocket, open while the show is live (docs/radio.md, Live chat)",
+    "security": [ {}, { "basic": [] }, { "session": [] } ],
+    "description": "Connect with Upgrade: websocket. The server sends {type: hello, show, episode, user, canSay, canModerate, maxLength, rateLimit}, then {type: history, episode, messages} (the episode's last 50, oldest first), then every {type: message, id, user, name, text, at} and {type: deleted, id}. Signed-in users send {type: say, text} (1 to 500 characters, plain text, 5 messages per 10 s); the show's owner and admins send {type: delete, id} and {type: mute, user, minutes}. Refusals are {type: error, code, message} to the sender, the socket staying open: unauthorized, invalid_message, invalid_text, muted (until), rate_limited (retryAfter), not_live, forbidden, not_found. A show that is not live: {type: error, code: not_live} and a close with 1008. A request that is not a WebSocket handshake gets 426.",
+    "parameters": [
+     { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1, "maximum": 9223372036854775807 } }
+    ],
+    "responses": {
+     "101": { "description": "Switching to the WebSocket protocol." },
+     "426": {
+      "description": "Not a WebSocket handshake (websocket_required).",
+      "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
+     }
+    }
+   }
+  },
   "/api/radio/live": {
    "get": {
     "operationId": "radioLive",
@@ -444,6 +481,30 @@ enum RadioOpenAPI {
      },
      "episode_count": {
       "type": "integer"
+     }
+    }
+   },
+   "RadioEpisodeChat": {
+    "type": "object",
+    "required": [ "episode_id", "show_id", "started_at", "messages" ],
+    "properties": {
+     "episode_id": { "type": "integer" },
+     "show_id": { "type": "integer" },
+     "started_at": { "type": "string", "format": "date-time" },
+     "messages": {
+      "type": "array",
+      "items": {
+       "type": "object",
+       "required": [ "id", "user", "name", "text", "at", "offset" ],
+       "properties": {
+        "id": { "type": "integer" },
+        "user": { "type": [ "integer", "null" ], "description": "the author's user id (null once the user is deleted)" },
+        "name": { "type": "string", "description": "the author's name when the message was sent" },
+        "text": { "type": "string", "description": "plain text: show it as text, never as markup" },
+        "at": { "type": "string", "format": "date-time" },
+        "offset": { "type": "number", "description": "seconds from the episode's start" }
+       }
+      }
      }
     }
    },
