@@ -74,6 +74,8 @@ public enum QuintetApplication {
         SessionRoutes.add(to: router, auth: auth, secureCookies: secureCookies)
         RadioRoutes.add(to: router, radio: RadioStore(database: database, decoder: AudioFileDecoder()), auth: auth, publicURL: publicURL)
         RadioEffectsRoutes.add(to: router, dataDirectory: database.directory, auth: auth, limiter: limiter)
+        RadioUploadRoutes.add(to: router, store: RadioStore(database: database, decoder: AudioFileDecoder()),
+                              dataDirectory: database.directory, auth: auth, limiter: limiter)
         if let crowd { CrowdRoutes.add(to: router, configuration: crowd) }
         if let library {
             let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)

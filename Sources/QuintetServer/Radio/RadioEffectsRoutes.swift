@@ -143,11 +143,12 @@ enum RadioEffectsRoutes {
         }.sorted { $0.createdAt < $1.createdAt }
     }
 
-    /// A display name: control characters removed, trimmed, at most 80 characters; "Effect" if empty.
-    static func cleanName(_ raw: String?) -> String {
+    /// A display name: control and format characters removed, trimmed, at most `limit`
+    /// characters; `fallback` if nothing is left.
+    static func cleanName(_ raw: String?, fallback: String = "Effect", limit: Int = 80) -> String {
         let kept = String(String.UnicodeScalarView((raw ?? "").unicodeScalars.filter {
             !($0.properties.generalCategory == .control || $0.properties.generalCategory == .format)
         })).trimmingCharacters(in: .whitespacesAndNewlines)
-        return kept.isEmpty ? "Effect" : String(kept.prefix(80))
+        return kept.isEmpty ? fallback : String(kept.prefix(limit))
     }
 }

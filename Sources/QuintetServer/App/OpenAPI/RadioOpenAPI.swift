@@ -323,6 +323,76 @@ enum RadioOpenAPI {
     }
    }
   },
+  "/api/radio/shows/{id}/uploads": {
+   "post": {
+    "operationId": "radioUploadStart",
+    "summary": "Start a resumable episode upload for a show you own (the studio's record here, publish later)",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } } ],
+    "requestBody": { "content": { "application/json": { "schema": { "type": "object",
+      "properties": { "type": { "type": "string" }, "title": { "type": "string" } } } } } },
+    "responses": {
+     "201": { "description": "Started.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioUpload" } } } },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "403": { "description": "Not the show's owner.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+     "404": { "$ref": "#/components/responses/NotFound" }
+    }
+   }
+  },
+  "/api/radio/uploads/{id}": {
+   "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } ],
+   "get": {
+    "operationId": "radioUpload",
+    "summary": "An upload and the bytes the server holds of it (where to resume)",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "responses": {
+     "200": { "description": "OK", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioUpload" } } } },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" }
+    }
+   },
+   "put": {
+    "operationId": "radioUploadPiece",
+    "summary": "Append the next bytes (at most 16 MiB) at ?offset=, which must be what the server holds",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "parameters": [ { "name": "offset", "in": "query", "required": true, "schema": { "type": "integer", "minimum": 0 } } ],
+    "requestBody": { "required": true, "content": { "application/octet-stream": { "schema": { "type": "string", "format": "binary" } } } },
+    "responses": {
+     "200": { "description": "{offset}", "content": { "application/json": { "schema": { "type": "object", "properties": { "offset": { "type": "integer" } } } } } },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" },
+     "409": { "description": "Not the offset the server holds (offset_mismatch).", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+     "413": { "description": "A piece over 16 MiB or an upload over 1 GiB.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
+    }
+   },
+   "delete": {
+    "operationId": "radioUploadCancel",
+    "summary": "Abandon an upload",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "responses": {
+     "204": { "description": "Gone." },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" }
+    }
+   }
+  },
+  "/api/radio/uploads/{id}/finish": {
+   "post": {
+    "operationId": "radioUploadFinish",
+    "summary": "Turn the upload into an episode (MP3, −16 LUFS, published as the show says)",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "string", "pattern": "^[0-9a-f]{32}$" } } ],
+    "responses": {
+     "201": { "description": "{id, title, duration, state} of the episode", "content": { "application/json": { "schema": { "type": "object" } } } },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "404": { "$ref": "#/components/responses/NotFound" },
+     "422": { "description": "Not audio (not_audio).", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
+    }
+   }
+  },
   "/api/radio/metadata": {
    "post": {
     "operationId": "radioMetadata",
@@ -407,6 +477,12 @@ enum RadioOpenAPI {
  },
  "components": {
   "schemas": {
+   "RadioUpload": {
+    "type": "object",
+    "required": ["id", "show", "type", "title", "offset"],
+    "properties": { "id": { "type": "string" }, "show": { "type": "integer" }, "type": { "type": "string" },
+                    "title": { "type": "string" }, "offset": { "type": "integer" } }
+   },
    "RadioEffect": {
     "type": "object",
     "required": ["id", "name", "duration", "size", "createdAt"],
