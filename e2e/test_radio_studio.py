@@ -24,7 +24,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import ADMIN_PASSWORD, ARTIFACTS, CHROMEDRIVER, CHROMIUM, open_page, severe_console_entries, wait
-from test_radio_live import create_show, need_ffmpeg, wait_episode_done, wait_live
+from test_radio_live import create_show, episodes_of, need_ffmpeg, wait_episode_done, wait_live
 
 
 @pytest.fixture(scope="module")
@@ -251,3 +251,44 @@ def test_a_deck_crossfaded_in_and_out_is_heard_in_the_episode(server, browser, t
     assert max(after) < min(during) - 20, levels
     # The published episode was normalised to −16 LUFS (two-pass loudnorm on the server).
     assert abs(integrated_lufs(tmp_path / "episode.mp3") + 16) < 1.0
+
+
+def sign_in_to_studio(browser, server, show: dict) -> None:
+    browser.delete_all_cookies()
+    open_page(browser, server.url(f"/radio/studio/?show={show['id']}"))
+    wait(browser, lambda d: visible(d, "#signin"), "the sign-in form did not show")
+    browser.find_element(By.ID, "signin-name").send_keys("admin")
+    browser.find_element(By.ID, "signin-password").send_keys(ADMIN_PASSWORD)
+    browser.find_element(By.ID, "signin-submit").click()
+    wait(browser, lambda d: visible(d, "#console") and d.find_element(By.ID, "show").get_attribute("value") == str(show["id"]),
+         "the console did not show with the show picked")
+
+
+def test_record_here_then_upload_after_a_broken_upload(server, browser):
+    """Record here: 5 s of the fake microphone kept in IndexedDB; the upload breaks after two
+    8 KiB pieces and is resumed from the server's offset; the episode is complete."""
+    need_ffmpeg()
+    show = create_show(server, "E2E Studio Record Here")
+    sign_in_to_studio(browser, server, show)
+    browser.find_element(By.CSS_SELECTOR, "input[name=mode][value=here]").click()
+    record = browser.find_element(By.ID, "record")
+    assert record.text == "Record here"
+    record.click()
+    wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "here",
+         "not recording here", timeout=10)
+    time.sleep(5)  # the length of the recording: the scenario, not a wait for a state
+    record.click()
+    wait(browser, lambda d: visible(d, "#kept") and len(d.find_elements(By.CSS_SELECTOR, "#kept-list li")) == 1,
+         "the recording was not kept", timeout=10)
+    assert requests.get(server.url("/status-json.xsl"), timeout=5).json()["icestats"].get("source") in (None, [])
+    browser.execute_script("window.quintetStudio.uploadHooks = { piece: 8192, breakAfter: 2 };")
+    browser.find_element(By.CSS_SELECTOR, "#kept-list .kept-upload").click()
+    wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#kept-list li").get_attribute("data-state") == "broken",
+         "the upload did not break", timeout=20)
+    resume = browser.find_element(By.CSS_SELECTOR, "#kept-list .kept-upload")
+    assert resume.text == "Resume the upload"
+    resume.click()
+    wait(browser, lambda d: not visible(d, "#kept"), "the upload did not finish", timeout=60)
+    episodes = episodes_of(server, show)
+    assert len(episodes) == 1 and abs(episodes[0]["duration"] - 5) < 1.0, episodes
+    assert severe_console_entries(browser) == []

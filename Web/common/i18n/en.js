@@ -543,5 +543,21 @@ export default {
   "studio.effects.deleted": "{name} deleted.",
   "studio.jingle.chime": "Chime",
   "studio.jingle.drumroll": "Drum roll",
-  "studio.jingle.applause": "Applause"
+  "studio.jingle.applause": "Applause",
+  "studio.mode": "Record",
+  "studio.mode.live": "live, on air now",
+  "studio.mode.here": "here, publish later",
+  "studio.record.here": "Record here",
+  "studio.connection.here": "recording in this browser",
+  "studio.here.failed": "The recording could not be kept in this browser: {message}",
+  "studio.kept.heading": "Recorded here",
+  "studio.kept.help": "Kept in this browser until they are uploaded as episodes.",
+  "studio.kept.upload": "Upload as an episode",
+  "studio.kept.resume": "Resume the upload",
+  "studio.kept.delete": "Delete",
+  "studio.kept.confirm": "Delete {title} from this browser? It was not uploaded.",
+  "studio.kept.progress": "Upload of {title}",
+  "studio.kept.sent": "{percent} % sent",
+  "studio.kept.broken": "The upload stopped: {message}. Resume it: nothing sent is sent again.",
+  "studio.kept.done": "{title} is now an episode."
 };

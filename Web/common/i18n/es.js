@@ -152,5 +152,21 @@ export default {
   "radio.chat.deleteShort": "Eliminar",
   "radio.chat.mute": "Silenciar a {name} durante {minutes} minutos",
   "radio.chat.muteShort": "Silenciar",
-  "radio.chat.seek": "Reproducir desde {time}"
+  "radio.chat.seek": "Reproducir desde {time}",
+  "studio.mode": "Grabar",
+  "studio.mode.live": "en directo, en antena ahora",
+  "studio.mode.here": "aquí, publicar después",
+  "studio.record.here": "Grabar aquí",
+  "studio.connection.here": "grabando en este navegador",
+  "studio.here.failed": "No se pudo guardar la grabación en este navegador: {message}",
+  "studio.kept.heading": "Grabado aquí",
+  "studio.kept.help": "Se guardan en este navegador hasta que se suben como episodios.",
+  "studio.kept.upload": "Subir como episodio",
+  "studio.kept.resume": "Reanudar la subida",
+  "studio.kept.delete": "Eliminar",
+  "studio.kept.confirm": "¿Eliminar {title} de este navegador? No se ha subido.",
+  "studio.kept.progress": "Subida de {title}",
+  "studio.kept.sent": "{percent} % enviado",
+  "studio.kept.broken": "La subida se detuvo: {message}. Reanúdala: lo ya enviado no se vuelve a enviar.",
+  "studio.kept.done": "{title} ya es un episodio."
 };

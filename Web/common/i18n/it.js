@@ -543,5 +543,21 @@ export default {
   "studio.effects.deleted": "{name} eliminato.",
   "studio.jingle.chime": "Campanella",
   "studio.jingle.drumroll": "Rullo di tamburo",
-  "studio.jingle.applause": "Applausi"
+  "studio.jingle.applause": "Applausi",
+  "studio.mode": "Registra",
+  "studio.mode.live": "in diretta, in onda ora",
+  "studio.mode.here": "qui, pubblica dopo",
+  "studio.record.here": "Registra qui",
+  "studio.connection.here": "registrazione in questo browser",
+  "studio.here.failed": "Impossibile conservare la registrazione in questo browser: {message}",
+  "studio.kept.heading": "Registrato qui",
+  "studio.kept.help": "Conservate in questo browser finché non sono caricate come episodi.",
+  "studio.kept.upload": "Carica come episodio",
+  "studio.kept.resume": "Riprendi il caricamento",
+  "studio.kept.delete": "Elimina",
+  "studio.kept.confirm": "Eliminare {title} da questo browser? Non è stato caricato.",
+  "studio.kept.progress": "Caricamento di {title}",
+  "studio.kept.sent": "{percent} % inviato",
+  "studio.kept.broken": "Il caricamento si è fermato: {message}. Riprendilo: ciò che è già inviato non si rimanda.",
+  "studio.kept.done": "{title} ora è un episodio."
 };

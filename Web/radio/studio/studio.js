@@ -10,6 +10,7 @@ import { $, announce, el } from "/common/dom.js";
 import { t } from "/common/i18n.js";
 import { Deck } from "/radio/studio/deck.js";
 import { EffectPads } from "/radio/studio/effects.js";
+import { LocalRecording, recordings, removeRecording, upload } from "/radio/studio/record-here.js";
 import { StreamCutter } from "/radio/studio/units.js";
 
 const SLICE_MS = 250;
@@ -24,7 +25,7 @@ const ui = {
   network: $("#network"), error: $("#console-error"),
   micOn: $("#mic-on"), micGain: $("#mic-gain"), micGainValue: $("#mic-gain-value"),
   micMeter: $("#mic-meter"), micLevel: $("#mic-level"), outMeter: $("#out-meter"), outLevel: $("#out-level"),
-  crossfader: $("#crossfader"),
+  crossfader: $("#crossfader"), kept: $("#kept"), keptList: $("#kept-list"),
 };
 
 const state = {
@@ -84,6 +85,7 @@ async function signedIn(user) {
   ui.noShows.hidden = state.shows.length > 0;
   ui.record.disabled = state.shows.length === 0;
   state.pads.load();
+  showKept();
   const wanted = new URLSearchParams(location.search).get("show");
   if (wanted && state.shows.some((s) => String(s.id) === wanted)) ui.show.value = wanted;
 }
@@ -414,16 +416,106 @@ class Broadcast {
     if (state.broadcast === this) {
       state.broadcast = null;
       ui.record.setAttribute("aria-pressed", "false");
-      ui.record.textContent = t("studio.record");
+      ui.record.textContent = recordLabel();
     }
   }
+}
+
+/** "live" (the ingest) or "here" (IndexedDB, uploaded later). */
+function mode() {
+  const chosen = document.querySelector("input[name=mode]:checked");
+  return chosen ? chosen.value : "live";
+}
+
+function recordLabel() {
+  return t(mode() === "here" ? "studio.record.here" : "studio.record");
+}
+
+for (const input of document.querySelectorAll("input[name=mode]")) {
+  input.addEventListener("change", () => { if (!state.broadcast) ui.record.textContent = recordLabel(); });
+}
+
+/** A recording kept in this browser: the same graph and recorder, slices into IndexedDB. */
+class HereSession {
+  constructor(show, audio, type) {
+    this.local = new LocalRecording(show, type, `${show.title} — ${new Date().toLocaleString()}`);
+    this.started = performance.now();
+    this.maxSeconds = show.max_episode_seconds || null;
+    this.recorder = new MediaRecorder(audio.destination.stream, { mimeType: type, audioBitsPerSecond: 128000 });
+    this.recorder.addEventListener("dataavailable", (event) => {
+      if (event.data && event.data.size) this.local.add(event.data).catch((err) => showError(t("studio.here.failed", { message: err.message })));
+    });
+    this.recorder.addEventListener("stop", async () => {
+      await this.local.finish((performance.now() - this.started) / 1000);
+      this.end();
+      showKept();
+    });
+    this.recorder.start(SLICE_MS);
+    setConnection("here");
+    this.timer = setInterval(() => {
+      const elapsed = (performance.now() - this.started) / 1000;
+      ui.elapsed.textContent = clock(elapsed);
+      ui.left.textContent = this.maxSeconds ? clock(this.maxSeconds - elapsed) : t("studio.left.unlimited");
+    }, 500);
+  }
+
+  stop() { if (this.recorder.state !== "inactive") this.recorder.stop(); }
+
+  end() {
+    clearInterval(this.timer);
+    setConnection("idle");
+    if (state.broadcast === this) {
+      state.broadcast = null;
+      ui.record.setAttribute("aria-pressed", "false");
+      ui.record.textContent = recordLabel();
+    }
+  }
+}
+
+/** The recordings kept in this browser, each with Upload (or Resume) and Delete. */
+async function showKept() {
+  let kept = [];
+  try { kept = (await recordings()).filter((r) => r.finished); } catch (_) { /* no IndexedDB: nothing kept */ }
+  ui.kept.hidden = kept.length === 0;
+  ui.keptList.replaceChildren(...kept.map((recording) => {
+    const status = el("span", { class: "kept-status", role: "status" });
+    const bar = el("progress", { max: "1", value: "0", "aria-label": t("studio.kept.progress", { title: recording.title }) });
+    const send = el("button", { type: "button", class: "kept-upload" },
+      t(recording.uploadId ? "studio.kept.resume" : "studio.kept.upload"));
+    const remove = el("button", { type: "button", class: "kept-delete" }, t("studio.kept.delete"));
+    send.addEventListener("click", async () => {
+      send.disabled = remove.disabled = true;
+      try {
+        const episode = await upload(recording, (sent, total) => {
+          bar.value = total ? sent / total : 0;
+          status.textContent = t("studio.kept.sent", { percent: Math.round((100 * sent) / Math.max(1, total)) });
+        }, state.uploadHooks);
+        announce(t("studio.kept.done", { title: episode.title }));
+        showKept();
+      } catch (err) {
+        status.textContent = t("studio.kept.broken", { message: err.message });
+        send.textContent = t("studio.kept.resume");
+        send.disabled = remove.disabled = false;
+        li.dataset.state = "broken";
+      }
+    });
+    remove.addEventListener("click", async () => {
+      if (!window.confirm(t("studio.kept.confirm", { title: recording.title }))) return;
+      await removeRecording(recording.id);
+      showKept();
+    });
+    const li = el("li", { "data-id": recording.id },
+      el("span", { class: "kept-title" }, `${recording.title} (${clock(recording.seconds)}, ${(recording.size / 1048576).toFixed(1)} MB)`),
+      bar, status, send, remove);
+    return li;
+  }));
 }
 
 ui.record.addEventListener("click", async () => {
   if (state.broadcast) {
     state.broadcast.stop();
     ui.record.setAttribute("aria-pressed", "false");
-    ui.record.textContent = t("studio.record");
+    ui.record.textContent = recordLabel();
     announce(t("studio.announce.stopped"));
     return;
   }
@@ -443,7 +535,7 @@ ui.record.addEventListener("click", async () => {
     // Without a microphone the decks can still go on air: say so and go on.
     showError(t("studio.error.microphone", { message: err.message }));
   }
-  state.broadcast = new Broadcast(show, audio, type);
+  state.broadcast = mode() === "here" ? new HereSession(show, audio, type) : new Broadcast(show, audio, type);
   ui.record.setAttribute("aria-pressed", "true");
   ui.record.textContent = t("studio.stop");
 });

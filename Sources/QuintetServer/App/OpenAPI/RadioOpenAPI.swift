@@ -277,7 +277,7 @@ enum RadioOpenAPI {
     "summary": "The signed-in user's sound effects for the studio's pads, with the upload limits",
     "security": [ { "basic": [] }, { "session": [] } ],
     "responses": {
-     "200": { "description": "{effects: [{id, name, duration, size, createdAt, url}], limits: {bytes, seconds, count}}",
+     "200": { "description": "{effects: [{id, name, duration, size, created_at, url}], limits: {bytes, seconds, count}}",
       "content": { "application/json": { "schema": { "type": "object", "required": ["effects", "limits"],
        "properties": { "effects": { "type": "array", "items": { "$ref": "#/components/schemas/RadioEffect" } },
                        "limits": { "type": "object" } } } } } },
@@ -485,10 +485,10 @@ enum RadioOpenAPI {
    },
    "RadioEffect": {
     "type": "object",
-    "required": ["id", "name", "duration", "size", "createdAt"],
+    "required": ["id", "name", "duration", "size", "created_at"],
     "properties": {
      "id": { "type": "string" }, "name": { "type": "string" }, "duration": { "type": "number" },
-     "size": { "type": "integer" }, "createdAt": { "type": "string", "format": "date-time" }, "url": { "type": "string" }
+     "size": { "type": "integer" }, "created_at": { "type": "string", "format": "date-time" }, "url": { "type": "string" }
     }
    },
    "RadioShow": {
