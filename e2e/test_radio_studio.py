@@ -18,6 +18,7 @@ import time
 
 import pytest
 import requests
+import websocket
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -93,6 +94,24 @@ def test_go_live_from_the_studio_with_a_network_cut(server, browser, tmp_path):
     wait(browser, lambda d: float(d.find_element(By.ID, "out-meter").get_attribute("aria-valuenow")) > -40,
          "the output meter did not move", timeout=10)
     wait(browser, lambda d: "kbit/s" in d.find_element(By.ID, "network").text, "no network figure", timeout=10)
+    # A listener chats: the newest message shows in the on-air row (as text), and the studio answers.
+    basic = "Basic " + base64.b64encode(":".join(server.admin).encode()).decode()
+    listener = websocket.create_connection(server.base_url.replace("http://", "ws://") + f"/api/radio/shows/{show['id']}/chat",
+                                           timeout=10, header=[f"Authorization: {basic}"])
+    try:
+        assert json.loads(listener.recv())["type"] == "hello"
+        listener.send(json.dumps({"type": "say", "text": "<b>hello studio</b>"}))
+        wait(browser, lambda d: visible(d, "#chat-preview") and "<b>hello studio</b>" in d.find_element(By.ID, "chat-preview").text,
+             "the chat preview did not show the message", timeout=10)
+        browser.find_element(By.ID, "chat-preview").click()
+        browser.find_element(By.ID, "studio-chat-text").send_keys("thanks, on air")
+        browser.find_element(By.CSS_SELECTOR, "#studio-chat-form button").click()
+        def answer(_):
+            message = json.loads(listener.recv())
+            return message if message.get("type") == "message" and message.get("text") == "thanks, on air" else None
+        assert wait(browser, answer, "the studio's answer did not reach the listener", timeout=10)["text"] == "thanks, on air"
+    finally:
+        listener.close()
     # A 3 s cut: the socket closes and stays down; the page reconnects within the grace period.
     browser.execute_script("window.quintetStudio.broadcast.cut(3000)")
     wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "reconnecting",
@@ -292,3 +311,25 @@ def test_record_here_then_upload_after_a_broken_upload(server, browser):
     episodes = episodes_of(server, show)
     assert len(episodes) == 1 and abs(episodes[0]["duration"] - 5) < 1.0, episodes
     assert severe_console_entries(browser) == []
+
+
+def test_the_basic_console_keeps_the_essentials(server, browser):
+    """The basic console hides the decks, effects, crossfader and output meter and keeps the
+    record button with its question, the level, the times and the connection; the choice stays."""
+    show = create_show(server, "E2E Studio Basic")
+    sign_in_to_studio(browser, server, show)
+    toggle = browser.find_element(By.ID, "console-kind")
+    if toggle.get_attribute("aria-pressed") == "true":
+        toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "false"
+    shown = lambda selector: browser.execute_script(  # noqa: E731
+        f"const e = document.querySelector({json.dumps(selector)}); return !!e && e.offsetParent !== null")
+    for selector in (".decks", "#effects", ".crossfader-strip", ".output-strip"):
+        assert not shown(selector), selector
+    for selector in ("#record", "input[name=mode][value=here]", "#mic-meter", "#elapsed", "#left", "#connection"):
+        assert shown(selector), selector
+    browser.refresh()
+    wait(browser, lambda d: visible(d, "#console"), "the console did not show again")
+    assert browser.find_element(By.ID, "console-kind").get_attribute("aria-pressed") == "false"
+    browser.find_element(By.ID, "console-kind").click()
+    assert shown(".decks") and shown("#effects")

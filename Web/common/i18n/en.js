@@ -559,5 +559,7 @@ export default {
   "studio.kept.progress": "Upload of {title}",
   "studio.kept.sent": "{percent} % sent",
   "studio.kept.broken": "The upload stopped: {message}. Resume it: nothing sent is sent again.",
-  "studio.kept.done": "{title} is now an episode."
+  "studio.kept.done": "{title} is now an episode.",
+  "studio.chat.preview": "Newest chat message: {message}. Open the chat",
+  "studio.console.full": "Full console"
 };

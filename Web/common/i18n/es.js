@@ -168,5 +168,7 @@ export default {
   "studio.kept.progress": "Subida de {title}",
   "studio.kept.sent": "{percent} % enviado",
   "studio.kept.broken": "La subida se detuvo: {message}. Reanúdala: lo ya enviado no se vuelve a enviar.",
-  "studio.kept.done": "{title} ya es un episodio."
+  "studio.kept.done": "{title} ya es un episodio.",
+  "studio.chat.preview": "Último mensaje del chat: {message}. Abrir el chat",
+  "studio.console.full": "Consola completa"
 };

@@ -559,5 +559,7 @@ export default {
   "studio.kept.progress": "Caricamento di {title}",
   "studio.kept.sent": "{percent} % inviato",
   "studio.kept.broken": "Il caricamento si è fermato: {message}. Riprendilo: ciò che è già inviato non si rimanda.",
-  "studio.kept.done": "{title} ora è un episodio."
+  "studio.kept.done": "{title} ora è un episodio.",
+  "studio.chat.preview": "Ultimo messaggio della chat: {message}. Apri la chat",
+  "studio.console.full": "Console completa"
 };

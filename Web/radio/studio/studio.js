@@ -11,6 +11,7 @@ import { t } from "/common/i18n.js";
 import { Deck } from "/radio/studio/deck.js";
 import { EffectPads } from "/radio/studio/effects.js";
 import { LocalRecording, recordings, removeRecording, upload } from "/radio/studio/record-here.js";
+import { StudioChat } from "/radio/studio/studio-chat.js";
 import { StreamCutter } from "/radio/studio/units.js";
 
 const SLICE_MS = 250;
@@ -222,6 +223,19 @@ function applyCrossfader(audio = state.audio) {
 }
 ui.crossfader.addEventListener("input", () => applyCrossfader());
 
+state.chat = new StudioChat();
+
+/** The basic console (record, level, times, connection, chat) or the full one (decks, effects,
+ *  crossfader, output meter too); the choice is remembered in this browser. */
+function setConsole(full) {
+  document.querySelector("main.studio").dataset.console = full ? "full" : "basic";
+  const button = $("#console-kind");
+  button.setAttribute("aria-pressed", String(full));
+  try { localStorage.setItem("quintet.studio.console", full ? "full" : "basic"); } catch (_) { /* not kept */ }
+}
+$("#console-kind").addEventListener("click", () => setConsole(document.querySelector("main.studio").dataset.console !== "full"));
+setConsole((() => { try { return localStorage.getItem("quintet.studio.console") !== "basic"; } catch (_) { return true; } })());
+
 state.pads = new EffectPads($("#effects"), () => {
   const audio = graph();
   return { context: audio.context, node: audio.effects };
@@ -311,6 +325,7 @@ class Broadcast {
       this.droppedAt = null;
       setConnection("live");
       showError("");
+      state.chat.open(this.show.id);
       announce(t(message.resumed ? "studio.announce.resumed" : "studio.announce.live"));
       this.flush();
     } else if (message.type === "stats") {
