@@ -31,6 +31,12 @@ from test_radio_live import create_show, episodes_of, need_ffmpeg, wait_episode_
 @pytest.fixture(scope="module")
 def browser():
     """A headless Chromium whose microphone is Chromium's fake device (a beep a second)."""
+    yield from fake_microphone_browser("chromedriver-studio.log")
+
+
+def fake_microphone_browser(log_name: str):
+    """A headless Chromium with Chromium's fake microphone, media autoplay, and WebRTC host
+    candidates as plain addresses (not mDNS names, which nothing resolves here)."""
     for path in (CHROMIUM, CHROMEDRIVER):
         if not os.access(path, os.X_OK):
             pytest.exit(f"{path} is missing: run `bash scripts/bootstrap.sh`", returncode=2)
@@ -38,11 +44,11 @@ def browser():
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
                      "--lang=en-US", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-                     "--autoplay-policy=no-user-gesture-required"):
+                     "--autoplay-policy=no-user-gesture-required", "--disable-features=WebRtcHideLocalIpsWithMdns"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER,
-                                              log_output=str(ARTIFACTS / "chromedriver-studio.log")), options=options)
+                                              log_output=str(ARTIFACTS / log_name)), options=options)
     driver.set_page_load_timeout(30)
     try:
         yield driver

@@ -97,6 +97,7 @@ public enum QuintetApplication {
         router.middlewares.add(RequestLogMiddleware(.info))
         RunnerLiveRoute.add(to: router, library: library, auth: auth)
         RadioIngestRoute.add(to: router, radio: radio, auth: auth)
+        RadioGuestRoute.add(to: router, relay: radio.guests)
         RadioChatRoute.add(to: router, radio: radio, store: RadioStore(database: library.catalog.database),
                            hub: chat, auth: auth)
         return router
@@ -135,6 +136,7 @@ public enum QuintetApplication {
                                 secureCookies: configuration.tls != nil)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
         RadioIngestRoute.addPlainAnswer(to: router)
+        RadioGuestRoute.addPlainAnswer(to: router)
         RadioChatRoute.addPlainAnswer(to: router)
         var services: [any Service] = [
             DatabaseService(database: database, logger: logger,

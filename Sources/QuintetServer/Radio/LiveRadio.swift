@@ -70,6 +70,8 @@ final class LiveRadio: Sendable {
     /// Mounts whose broadcast was cut off at the maximum episode length: until when a source is
     /// refused there, and the limit that was reached.
     private let cutOffs = NIOLockedValueBox([String: (until: NIODeadline, seconds: Int)]())
+    /// The hosted guests' signalling relay (the studio's invitations live as long as their mount).
+    let guests = RadioGuestRelay()
     /// Where slow work after a broadcast (closing the recording, the store) runs.
     let finishQueue = DispatchQueue(label: "quintet.radio.finish")
 
@@ -101,6 +103,8 @@ final class LiveRadio: Sendable {
             if mounts[mount.path] === mount { mounts[mount.path] = nil }
             return mounts.count
         }
+        let guests = self.guests, path = mount.path
+        Task { await guests.forget(mount: path) }
         metrics.mounts.record(count)
     }
 

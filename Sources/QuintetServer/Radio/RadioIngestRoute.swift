@@ -25,6 +25,7 @@ import NIOCore
 ///   `forbidden`, `unknown_mount`, `unsupported_type`, `mount_in_use`, `cut_off` (the show's
 ///   maximum episode length was reached a moment ago: `retryAfter` seconds).
 /// - A socket silent for the radio's source timeout (10 s) is closed, as an Icecast source is.
+/// - Text messages carry a hosted guest's invitation and signalling (``RadioGuestRelay``).
 enum RadioIngestRoute {
     static let path = "api/radio/ingest"
 
@@ -96,11 +97,26 @@ enum RadioIngestRoute {
                     try await outbound.write(.text(encode(Stats(bytes: total, kbps: Double(window) * 8 / 2000, seconds: seconds))))
                 }
             }
+            let hostID = UUID()
+            await radio.guests.hostJoined(mount: claim.mount.path, id: hostID, writer: outbound)
             defer {
                 ticker.cancel()
                 claim.feeder.finish(from: channel)
+                let guests = radio.guests, path = claim.mount.path
+                Task { await guests.hostLeft(mount: path, id: hostID) }
             }
             for try await message in inbound.messages(maxSize: RunnerLive.maxMessageBytes) {
+                if case .text(let text) = message {
+                    // The guest's signalling (docs/radio.md, "A hosted guest"); other text is ignored.
+                    if RadioGuestRelay.isSignal(text) {
+                        await radio.guests.toGuest(mount: claim.mount.path, text)
+                    } else if RadioGuestRelay.messageType(text) == "invite" {
+                        let token = await radio.guests.invite(mount: claim.mount.path, show: claim.mount.show.title)
+                        struct Invite: Encodable { var type = "invite"; let token: String; let url: String }
+                        try await outbound.write(.text(encode(Invite(token: token, url: "/radio/guest/?token=\(token)"))))
+                    }
+                    continue
+                }
                 guard case .binary(let bytes) = message, bytes.readableBytes > 0 else { continue }
                 counter.withLockedValue {
                     $0.total += Int64(bytes.readableBytes)

@@ -12,6 +12,7 @@ import { Deck } from "/radio/studio/deck.js";
 import { EffectPads } from "/radio/studio/effects.js";
 import { LocalRecording, recordings, removeRecording, upload } from "/radio/studio/record-here.js";
 import { StudioChat } from "/radio/studio/studio-chat.js";
+import { GuestLink } from "/radio/studio/studio-guest.js";
 import { StreamCutter } from "/radio/studio/units.js";
 
 const SLICE_MS = 250;
@@ -27,6 +28,9 @@ const ui = {
   micOn: $("#mic-on"), micGain: $("#mic-gain"), micGainValue: $("#mic-gain-value"),
   micMeter: $("#mic-meter"), micLevel: $("#mic-level"), outMeter: $("#out-meter"), outLevel: $("#out-level"),
   crossfader: $("#crossfader"), kept: $("#kept"), keptList: $("#kept-list"),
+  invite: $("#invite"), inviteLink: $("#invite-link"), inviteRow: $("#invite-row"), guestStrip: $("#guest-strip"),
+  guestGain: $("#guest-gain"), guestGainValue: $("#guest-gain-value"), guestState: $("#guest-state"),
+  guestMeter: $("#guest-meter"), guestLevel: $("#guest-level"),
 };
 
 const state = {
@@ -172,17 +176,25 @@ function graph() {
   decks.b.connect(master);
   const effects = context.createGain();
   effects.connect(master);
+  // What a hosted guest hears: the show without their own voice.
+  const minus = context.createMediaStreamDestination();
+  for (const node of [micSwitch, decks.a, decks.b, effects]) node.connect(minus);
+  const guestGain = context.createGain();
+  guestGain.connect(master);
   const audio = {
-    context, micGain, micSwitch, master, destination, decks, effects, mic: null,
+    context, micGain, micSwitch, master, destination, decks, effects, minus, guestGain, mic: null,
+    guestMeter: new Meter(context, guestGain, ui.guestMeter, ui.guestLevel),
     micMeter: new Meter(context, micSwitch, ui.micMeter, ui.micLevel),
     outMeter: new Meter(context, master, ui.outMeter, ui.outLevel),
   };
   state.audio = audio;
   applyMic();
   applyCrossfader();
+  applyGuestGain();
   const frame = (now) => {
     audio.micMeter.update(now);
     audio.outMeter.update(now);
+    if (!ui.guestStrip.hidden) audio.guestMeter.update(now);
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
@@ -215,6 +227,19 @@ export function crossfadeGains(x) {
   return { a: Math.cos((x * Math.PI) / 2), b: Math.sin((x * Math.PI) / 2) };
 }
 
+function applyGuestGain(audio = state.audio) {
+  const db = Number(ui.guestGain.value);
+  ui.guestGainValue.textContent = `${db > 0 ? "+" : ""}${db} dB`;
+  if (audio) audio.guestGain.gain.setTargetAtTime(10 ** (db / 20), audio.context.currentTime, 0.02);
+}
+ui.guestGain.addEventListener("input", () => applyGuestGain());
+
+function setGuestState(key) {
+  ui.guestState.dataset.state = key;
+  ui.guestState.textContent = t(`guest.state.${key}`);
+  ui.guestStrip.hidden = key === "left" || key === "idle";
+}
+
 function applyCrossfader(audio = state.audio) {
   if (!audio) return;
   const gains = crossfadeGains(Number(ui.crossfader.value) / 100);
@@ -224,6 +249,15 @@ function applyCrossfader(audio = state.audio) {
 ui.crossfader.addEventListener("input", () => applyCrossfader());
 
 state.chat = new StudioChat();
+
+ui.invite.addEventListener("click", () => {
+  if (state.broadcast && state.broadcast.sendText) state.broadcast.sendText({ type: "invite" });
+});
+$("#invite-copy").addEventListener("click", async () => {
+  try { await navigator.clipboard.writeText(ui.inviteLink.value); announce(t("studio.guest.copied")); } catch (_) {
+    ui.inviteLink.select();
+  }
+});
 
 /** The basic console (record, level, times, connection, chat) or the full one (decks, effects,
  *  crossfader, output meter too); the choice is remembered in this browser. */
@@ -282,6 +316,7 @@ class Broadcast {
     this.recorder.addEventListener("dataavailable", (event) => this.captured(event.data));
     this.recorder.addEventListener("stop", () => this.recorderStopped());
     this.recorder.start(SLICE_MS);
+    this.guest = new GuestLink(audio, (message) => this.sendText(message), setGuestState);
     this.open();
     this.timer = setInterval(() => this.tick(), 500);
   }
@@ -324,6 +359,7 @@ class Broadcast {
       if (this.started === null || !message.resumed) this.started = performance.now();
       this.droppedAt = null;
       setConnection("live");
+      ui.invite.disabled = false;
       showError("");
       state.chat.open(this.show.id);
       announce(t(message.resumed ? "studio.announce.resumed" : "studio.announce.live"));
@@ -332,10 +368,23 @@ class Broadcast {
       const backlog = this.queue.reduce((n, u) => n + u.bytes.length, 0) + (this.socket ? this.socket.bufferedAmount : 0);
       ui.network.textContent = t("studio.network.value", { kbps: Math.round(message.kbps), backlog: Math.round(backlog / 1024) });
       ui.network.dataset.kbps = String(message.kbps);
+    } else if (message.type === "invite") {
+      ui.inviteLink.value = new URL(message.url, location.href).href;
+      ui.inviteRow.hidden = false;
+    } else if (message.type === "guest") {
+      if (message.event === "joined") this.guest.joined().catch((err) => showError(err.message));
+      else this.guest.left();
+    } else if (message.type === "signal") {
+      this.guest.signal(message.data).catch(() => {});
     } else if (message.type === "error") {
       this.refused = message;
       showError(t("studio.error.refused", { message: message.message }));
     }
+  }
+
+  /** A JSON message on the ingest socket (the guest's invitation and signalling). */
+  sendText(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 
   flush() {
@@ -427,6 +476,9 @@ class Broadcast {
   end() {
     this.ended = true;
     clearInterval(this.timer);
+    this.guest.close();
+    setGuestState("idle");
+    ui.invite.disabled = true;
     if (this.recorder.state !== "inactive") this.recorder.stop();
     if (state.broadcast === this) {
       state.broadcast = null;

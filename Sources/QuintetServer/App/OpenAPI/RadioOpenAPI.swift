@@ -393,6 +393,20 @@ enum RadioOpenAPI {
     }
    }
   },
+  "/api/radio/guest": {
+   "get": {
+    "operationId": "radioGuest",
+    "summary": "A hosted guest's signalling WebSocket (WebRTC offers, answers and candidates relayed to the host's studio)",
+    "security": [ {} ],
+    "description": "Connect with Upgrade: websocket and ?token= from the host's invitation. The server sends {type: welcome, show}, then relays {type: signal, data} both ways. Refusals: unknown_invite, guest_present, host_away, then a close with 1008. A request that is not a WebSocket handshake gets 426.",
+    "parameters": [ { "name": "token", "in": "query", "required": true, "schema": { "type": "string" } } ],
+    "responses": {
+     "101": { "description": "Switching to the WebSocket protocol." },
+     "426": { "description": "Not a WebSocket handshake (websocket_required).",
+      "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
+    }
+   }
+  },
   "/api/radio/metadata": {
    "post": {
     "operationId": "radioMetadata",
