@@ -1,0 +1,123 @@
+"""Issue 22's acceptance scenario as written, for `make e2e-long` (a minute or more): the full
+console broadcasts for 20 s with a deck playing a library song crossfaded in; a second Chromium
+listens on /radio/ (its audio time advances) and both chat; ffprobe reads the live stream as MP3
+while it runs; a 5 s network cut in the middle (the ingest socket closed by the test and kept
+down) leaves one episode of 20 ± 1 s, in the feed, with no silent gap over 0.5 s once the deck
+plays, whose loudness rises where the deck comes in."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+
+import feedparser
+import pytest
+import requests
+from selenium.webdriver.common.by import By
+
+from conftest import ADMIN_PASSWORD, open_page, severe_console_entries, wait
+from test_radio_live import create_show, need_ffmpeg, wait_episode_done
+from test_radio_studio import browser, fake_microphone_browser, rms_per_second, sign_in_to_studio, visible  # noqa: F401
+
+
+@pytest.fixture(scope="module")
+def listener_browser():
+    yield from fake_microphone_browser("chromedriver-listener.log")
+
+
+def silent_runs(mp3_path, threshold_db: float = -60) -> list[tuple[float, float]]:
+    """(start, length) in seconds of every run of 50 ms windows below `threshold_db` RMS."""
+    out = subprocess.run(["ffmpeg", "-hide_banner", "-v", "error", "-i", str(mp3_path), "-ac", "1", "-ar", "8000",
+                          "-f", "s16le", "-"], capture_output=True, timeout=60, check=True).stdout
+    import array
+    import math
+    samples = array.array("h", out)
+    runs, start = [], None
+    for i in range(0, len(samples) - 400 + 1, 400):
+        window = samples[i:i + 400]
+        power = sum(x * x for x in window) / 400
+        quiet = power == 0 or 10 * math.log10(power / 32768 ** 2) < threshold_db
+        if quiet and start is None:
+            start = i / 8000
+        if not quiet and start is not None:
+            runs.append((start, i / 8000 - start))
+            start = None
+    if start is not None:
+        runs.append((start, len(samples) / 8000 - start))
+    return runs
+
+
+def test_twenty_seconds_with_a_deck_a_listener_chat_and_a_five_second_cut(server, browser, listener_browser, tmp_path):  # noqa: F811
+    need_ffmpeg()
+    server.wait_for_library()
+    songs = requests.get(server.url("/api/library/songs"), params={"limit": 50}, auth=server.admin, timeout=10).json()["songs"]
+    song = max((s for s in songs if s.get("duration")), key=lambda s: s["duration"])
+    assert song["duration"] > 20
+    show = create_show(server, "E2E Studio Acceptance")
+    sign_in_to_studio(browser, server, show)
+    browser.find_element(By.ID, "mic-on").click()  # the deck alone, so that its entry and any gap are measurable
+    deck = browser.find_element(By.ID, "deck-a")
+    deck.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys(song["title"])
+    deck.find_element(By.CSS_SELECTOR, ".deck-search button").click()
+    wait(browser, lambda d: deck.find_elements(By.CSS_SELECTOR, ".deck-result"), "the search found nothing")
+    deck.find_element(By.CSS_SELECTOR, ".deck-result").click()
+    wait(browser, lambda d: deck.get_attribute("data-peaks") == "ready", "the waveform did not load", timeout=30)
+    browser.execute_script("const f = document.querySelector('#crossfader'); f.value = '100'; f.dispatchEvent(new Event('input'));")
+    browser.find_element(By.ID, "record").click()
+    wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live", "not on air", timeout=15)
+    on_air = time.monotonic()
+    # The second browser listens on /radio/ and signs in to chat.
+    open_page(listener_browser, server.url("/radio/"))
+    play = wait(listener_browser, lambda d: d.find_elements(By.CSS_SELECTOR, f"[data-play-live='{show['mount']}']"),
+                "the live show is not listed", timeout=20)
+    play[0].click()
+    # The deck comes in at 3 s, crossfaded from B (empty) to A over a second.
+    time.sleep(max(0, 3 - (time.monotonic() - on_air)))
+    deck.find_element(By.CSS_SELECTOR, ".deck-play").click()
+    deck_in = time.monotonic() - on_air
+    browser.execute_script("""
+        const f = document.querySelector('#crossfader'); let v = 100;
+        const step = () => { v -= 10; f.value = String(Math.max(0, v)); f.dispatchEvent(new Event('input')); if (v > 0) setTimeout(step, 100); };
+        step();""")
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "json", server.url(show["mount"])],
+                           capture_output=True, text=True, timeout=30)
+    assert json.loads(probe.stdout)["streams"][0]["codec_name"] == "mp3", probe.stderr
+    first = listener_browser.execute_script("return document.querySelector('#audio').currentTime")
+    wait(listener_browser, lambda d: d.execute_script("return document.querySelector('#audio').currentTime") > first + 2,
+         "the listener's audio time does not advance", timeout=15)
+    listener_browser.find_element(By.ID, "chat-name").send_keys("admin")
+    listener_browser.find_element(By.ID, "chat-password").send_keys(ADMIN_PASSWORD)
+    listener_browser.find_element(By.CSS_SELECTOR, "#chat-signin button[type=submit]").click()
+    wait(listener_browser, lambda d: visible(d, "#chat-form"), "the listener cannot chat", timeout=10)
+    listener_browser.find_element(By.ID, "chat-text").send_keys("great show")
+    listener_browser.find_element(By.CSS_SELECTOR, "#chat-form button[type=submit]").click()
+    wait(browser, lambda d: "great show" in d.find_element(By.ID, "chat-preview").text, "the studio did not get the chat", timeout=10)
+    browser.find_element(By.ID, "chat-preview").click()
+    browser.find_element(By.ID, "studio-chat-text").send_keys("thank you")
+    browser.find_element(By.CSS_SELECTOR, "#studio-chat-form button").click()
+    wait(listener_browser, lambda d: "thank you" in d.find_element(By.ID, "chat-list").text, "the listener did not get the answer", timeout=10)
+    # The 5 s cut in the middle.
+    time.sleep(max(0, 8 - (time.monotonic() - on_air)))
+    browser.execute_script("window.quintetStudio.broadcast.cut(5000)")
+    wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "reconnecting", "no cut", timeout=5)
+    wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live", "not back on air", timeout=20)
+    time.sleep(max(0, 20 - (time.monotonic() - on_air)))
+    browser.find_element(By.ID, "record").click()
+    off_air = time.monotonic() - on_air
+    wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "idle", "did not stop", timeout=10)
+    episodes = wait_episode_done(server, show, timeout=60)
+    assert len(episodes) == 1, episodes
+    episode = episodes[0]
+    assert abs(episode["duration"] - 20) < 1.0 and abs(episode["duration"] - off_air) < 1.0, (episode, off_air)
+    feed = feedparser.parse(requests.get(server.url(f"/radio/feeds/{show['id']}.xml"), timeout=10).content)
+    assert any(str(episode["id"]) in (e.get("link", "") + json.dumps(e.get("enclosures", []))) for e in feed.entries), feed.entries
+    mp3 = requests.get(server.url(f"/radio/episodes/{episode['id']}.mp3"), timeout=30).content
+    path = tmp_path / "episode.mp3"
+    path.write_bytes(mp3)
+    levels = rms_per_second(mp3, tmp_path)
+    assert max(levels[:int(deck_in) - 1]) < min(levels[int(deck_in) + 2:int(off_air) - 1]) - 20, levels
+    gaps = [(s, n) for s, n in silent_runs(path) if s > deck_in + 1.5 and s + n < off_air - 0.5]
+    assert all(n <= 0.5 for _, n in gaps), gaps
+    print(f"\nacceptance: episode {episode['duration']:.2f} s for {off_air:.2f} s on air; per-second RMS {levels}; gaps {gaps}")
+    assert severe_console_entries(browser) == []
