@@ -18,7 +18,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import ADMIN_PASSWORD, open_page, severe_console_entries, wait
 from test_radio_live import create_show, need_ffmpeg, wait_episode_done
-from test_radio_studio import browser, fake_microphone_browser, rms_per_second, sign_in_to_studio, visible  # noqa: F401
+from test_radio_studio import browser, fake_microphone_browser, load_deck, rms_per_second, sign_in_to_studio, visible  # noqa: F401
 
 
 @pytest.fixture(scope="module")
@@ -57,12 +57,7 @@ def test_twenty_seconds_with_a_deck_a_listener_chat_and_a_five_second_cut(server
     show = create_show(server, "E2E Studio Acceptance")
     sign_in_to_studio(browser, server, show)
     browser.find_element(By.ID, "mic-on").click()  # the deck alone, so that its entry and any gap are measurable
-    deck = browser.find_element(By.ID, "deck-a")
-    deck.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys(song["title"])
-    deck.find_element(By.CSS_SELECTOR, ".deck-search button").click()
-    wait(browser, lambda d: deck.find_elements(By.CSS_SELECTOR, ".deck-result"), "the search found nothing")
-    deck.find_element(By.CSS_SELECTOR, ".deck-result").click()
-    wait(browser, lambda d: deck.get_attribute("data-peaks") == "ready", "the waveform did not load", timeout=30)
+    deck = load_deck(browser, "a", song["title"])
     browser.execute_script("const f = document.querySelector('#crossfader'); f.value = '100'; f.dispatchEvent(new Event('input'));")
     browser.find_element(By.ID, "record").click()
     wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live", "not on air", timeout=15)

@@ -75,14 +75,7 @@ def test_signed_out_shows_the_sign_in_form_without_console_errors(server, browse
 def test_go_live_from_the_studio_with_a_network_cut(server, browser, tmp_path):
     need_ffmpeg()
     show = create_show(server, "E2E Studio Page")
-    browser.delete_all_cookies()
-    open_page(browser, server.url(f"/radio/studio/?show={show['id']}"))
-    wait(browser, lambda d: visible(d, "#signin"), "the sign-in form did not show")
-    browser.find_element(By.ID, "signin-name").send_keys("admin")
-    browser.find_element(By.ID, "signin-password").send_keys(ADMIN_PASSWORD)
-    browser.find_element(By.ID, "signin-submit").click()
-    wait(browser, lambda d: visible(d, "#console") and d.find_element(By.ID, "show").get_attribute("value") == str(show["id"]),
-         "the console did not show with the show picked")
+    sign_in_to_studio(browser, server, show)
     browser.find_element(By.ID, "record").click()
     wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live",
          lambda: f"not on air: {browser.find_element(By.ID, 'connection').text} {browser.find_element(By.ID, 'console-error').text}",
@@ -223,20 +216,9 @@ def test_a_deck_crossfaded_in_and_out_is_heard_in_the_episode(server, browser, t
     song = max((s for s in songs if s.get("duration")), key=lambda s: s["duration"])
     assert song["duration"] > 12, "a song longer than the broadcast"
     show = create_show(server, "E2E Studio Decks")
-    browser.delete_all_cookies()
-    open_page(browser, server.url(f"/radio/studio/?show={show['id']}"))
-    wait(browser, lambda d: visible(d, "#signin"), "the sign-in form did not show")
-    browser.find_element(By.ID, "signin-name").send_keys("admin")
-    browser.find_element(By.ID, "signin-password").send_keys(ADMIN_PASSWORD)
-    browser.find_element(By.ID, "signin-submit").click()
-    wait(browser, lambda d: visible(d, "#console"), "the console did not show")
+    sign_in_to_studio(browser, server, show)
     browser.find_element(By.ID, "mic-on").click()  # off: only the deck is heard
-    deck = browser.find_element(By.ID, "deck-a")
-    deck.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys(song["title"])
-    deck.find_element(By.CSS_SELECTOR, ".deck-search button").click()
-    wait(browser, lambda d: deck.find_elements(By.CSS_SELECTOR, ".deck-result"), "the search found nothing")
-    deck.find_element(By.CSS_SELECTOR, ".deck-result").click()
-    wait(browser, lambda d: deck.get_attribute("data-peaks") == "ready", "the waveform did not load", timeout=30)
+    deck = load_deck(browser, "a", song["title"])
     waveform = deck.find_element(By.CSS_SELECTOR, "canvas.waveform")
     wait(browser, lambda d: int(waveform.get_attribute("aria-valuemax")) >= int(song["duration"]) - 1,
          "the deck does not know the song's length")
@@ -276,6 +258,18 @@ def test_a_deck_crossfaded_in_and_out_is_heard_in_the_episode(server, browser, t
     assert max(after) < min(during) - 20, levels
     # The published episode was normalised to −16 LUFS (two-pass loudnorm on the server).
     assert abs(integrated_lufs(tmp_path / "episode.mp3") + 16) < 1.0
+
+
+def load_deck(browser, name: str, title: str):
+    """Searches the library on deck `name` for `title`, loads the first result and waits for its
+    waveform; returns the deck's element."""
+    deck = browser.find_element(By.ID, f"deck-{name}")
+    deck.find_element(By.CSS_SELECTOR, "input[type=search]").send_keys(title)
+    deck.find_element(By.CSS_SELECTOR, ".deck-search button").click()
+    wait(browser, lambda d: deck.find_elements(By.CSS_SELECTOR, ".deck-result"), "the search found nothing")
+    deck.find_element(By.CSS_SELECTOR, ".deck-result").click()
+    wait(browser, lambda d: deck.get_attribute("data-peaks") == "ready", "the waveform did not load", timeout=30)
+    return deck
 
 
 def sign_in_to_studio(browser, server, show: dict) -> None:

@@ -94,3 +94,13 @@ public struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+
+extension APIError {
+    /// What a plain request gets on a WebSocket path (the upgrade router takes the handshakes):
+    /// 426 `websocket_required`, pointing at the doc that describes the socket.
+    static func webSocketRequired(docs: String) -> APIError {
+        APIError(HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), code: "websocket_required",
+                 message: "this is a WebSocket: connect with ws:// (Upgrade: websocket); see \(docs)")
+    }
+}
+

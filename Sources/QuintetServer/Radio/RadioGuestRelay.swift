@@ -139,8 +139,7 @@ enum RadioGuestRoute {
 
     static func addPlainAnswer(to router: Router<QuintetRequestContext>) {
         router.get(RouterPath(path)) { _, _ -> Response in
-            throw APIError(HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), code: "websocket_required",
-                           message: "this is a WebSocket: connect with ws:// (Upgrade: websocket); see docs/radio.md")
+            throw APIError.webSocketRequired(docs: "docs/radio.md")
         }
     }
 }

@@ -210,8 +210,7 @@ enum RadioIngestRoute {
     /// The plain HTTP side: what a request that was not upgraded gets.
     static func addPlainAnswer(to router: Router<QuintetRequestContext>) {
         router.get(RouterPath(path)) { _, _ -> Response in
-            throw APIError(HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), code: "websocket_required",
-                           message: "this is a WebSocket: connect with ws:// (Upgrade: websocket); see docs/radio.md")
+            throw APIError.webSocketRequired(docs: "docs/radio.md")
         }
     }
 }

@@ -62,8 +62,7 @@ enum RunnerLiveRoute {
     /// The plain HTTP side: what a request that was not upgraded gets.
     static func addPlainAnswer(to router: Router<QuintetRequestContext>, auth: Authenticator) {
         router.group(RouterPath(path)).addSignIn(auth, required: true).get { _, _ -> Response in
-            throw APIError(HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), code: "websocket_required",
-                           message: "this is a WebSocket: connect with ws:// (Upgrade: websocket); see docs/runner.md")
+            throw APIError.webSocketRequired(docs: "docs/runner.md")
         }
     }
 }

@@ -5,7 +5,7 @@
 // anywhere, and play/stop.
 import { api } from "/common/api.js";
 import { $, el } from "/common/dom.js";
-import { t } from "/common/i18n.js";
+import { applyTranslations, t } from "/common/i18n.js";
 
 const BUCKETS = 600;
 
@@ -18,6 +18,13 @@ export class Deck {
   /** `root`: the deck's element; `connect(audioElement)` returns the GainNode the deck plays into
    *  (called once, on the first load, inside a user gesture). */
   constructor(root, name, connect) {
+    // The deck's controls come from the page's <template id="deck-template">, named for this deck.
+    root.append(document.querySelector("#deck-template").content.cloneNode(true));
+    $(".deck-name", root).textContent = t(`studio.deck.${name}`);
+    $(".deck-name", root).dataset.i18n = `studio.deck.${name}`;
+    $("canvas", root).dataset.i18nAttr = `aria-label:studio.deck.cursor${name.toUpperCase()}`;
+    $("canvas", root).setAttribute("aria-label", t(`studio.deck.cursor${name.toUpperCase()}`));
+    applyTranslations(root);
     this.root = root;
     this.name = name;
     this.connect = connect;
