@@ -104,7 +104,10 @@ def test_twenty_seconds_with_a_deck_a_listener_chat_and_a_five_second_cut(server
     episodes = wait_episode_done(server, show, timeout=60)
     assert len(episodes) == 1, episodes
     episode = episodes[0]
-    assert abs(episode["duration"] - 20) < 1.0 and abs(episode["duration"] - off_air) < 1.0, (episode, off_air)
+    # 20 s on air as scheduled (a loaded machine may click Stop a little late), and the episode
+    # as long as the time on air within 1 s.
+    assert abs(off_air - 20) < 1.5, off_air
+    assert abs(episode["duration"] - off_air) < 1.0, (episode, off_air)
     feed = feedparser.parse(requests.get(server.url(f"/radio/feeds/{show['id']}.xml"), timeout=10).content)
     assert any(str(episode["id"]) in (e.get("link", "") + json.dumps(e.get("enclosures", []))) for e in feed.entries), feed.entries
     mp3 = requests.get(server.url(f"/radio/episodes/{episode['id']}.mp3"), timeout=30).content
