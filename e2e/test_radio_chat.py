@@ -145,6 +145,7 @@ def test_live_chat(server, browser, tmp_path):
         assert refused["code"] == "unauthorized", refused
 
         # The radio page: the live show's chat, its history and new messages, shown as text.
+        browser.delete_all_cookies()  # signed out: earlier tests of the session may have signed in
         open_page(browser, server.url("/radio/"))
         listen = wait(browser, lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-play-live]")
                                                if b.get_attribute("data-play-live") == show["mount"]), None),
