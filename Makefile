@@ -3,7 +3,7 @@
 # QUINTET_WEB, QUINTET_LOG_LEVEL, e.g. `QUINTET_PORT=9000 make run` or
 # `make run QUINTET_PORT=9000`; default http://127.0.0.1:8080/, data in ./quintet-data.
 
-.PHONY: run build test e2e wasm bench-playground e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-tempo-corpus bench-scan bench-cadence bench-cadence-accuracy bench-cadence-corpus bench-physics bench-radio bench-crowd bench-explorer bench-check fuzz fuzz-api clean
+.PHONY: run build test e2e wasm bench-playground e2e-long bench-graph web-assets screenshots sanitize bootstrap bench bench-fft bench-tempo bench-tempo-corpus bench-scan bench-cadence bench-cadence-accuracy bench-cadence-corpus bench-physics bench-radio bench-studio bench-crowd bench-explorer bench-check fuzz fuzz-api clean
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
@@ -130,6 +130,13 @@ bench-physics:
 # the listener client), next to the plain pair of the same run (results radio-tls-<UTC>.json).
 bench-radio:
 	bash scripts/bench-radio -n $(or $(N),5000) -t $(or $(T),60) --runs $(or $(RUNS),1)$(if $(TLS), --tls)
+
+# The radio studio (issue 22): mouth-to-ear latency of a headless Chromium's fake microphone
+# through /radio/studio/ to an MP3 listener, next to the same beeps sent by ffmpeg over the Icecast
+# PUT path, and the studio page's CPU (idle, live, live with both decks playing) over SECONDS
+# (default 30). The release build unless QUINTET_BIN names another; docs/radio.md, "Measured".
+bench-studio: bootstrap
+	bash scripts/bench-studio --seconds $(or $(SECONDS),30)
 
 # Crowd with a city-sized state (DEVICES, default 1000000, by the simulator): wrk against
 # `quintet serve` on SQLite and on PostGIS, pgbench on the PL/pgSQL functions, kill -9 durability;
