@@ -3,7 +3,10 @@ console broadcasts for 20 s with a deck playing a library song crossfaded in; a 
 listens on /radio/ (its audio time advances) and both chat; ffprobe reads the live stream as MP3
 while it runs; a 5 s network cut in the middle (the ingest socket closed by the test and kept
 down) leaves one episode of 20 ± 1 s, in the feed, with no silent gap over 0.5 s once the deck
-plays, whose loudness rises where the deck comes in."""
+plays, whose loudness rises where the deck comes in. Also here, to keep `make test` within its
+budget: a deck crossfaded in and out heard in the episode at −16 LUFS, and an ingest socket
+dropped and back within the grace period keeping one episode (the studio's cut test and the
+Icecast reconnect test in `make test` cover the same paths)."""
 
 from __future__ import annotations
 
@@ -15,10 +18,13 @@ import feedparser
 import pytest
 import requests
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from conftest import ADMIN_PASSWORD, open_page, severe_console_entries, wait
-from test_radio_live import create_show, need_ffmpeg, wait_episode_done
-from test_radio_studio import browser, fake_microphone_browser, load_deck, rms_per_second, sign_in_to_studio, visible  # noqa: F401
+from test_radio_live import create_show, need_ffmpeg, wait_episode_done, wait_live
+from test_radio_ingest import connect, ingest_url, make_webm, send_paced
+from test_radio_studio import (browser, fake_microphone_browser, integrated_lufs, load_deck, rms_per_second,  # noqa: F401
+                               sign_in_to_studio, visible)
 
 
 @pytest.fixture(scope="module")
@@ -119,3 +125,79 @@ def test_twenty_seconds_with_a_deck_a_listener_chat_and_a_five_second_cut(server
     assert all(n <= 0.5 for _, n in gaps), gaps
     print(f"\nacceptance: episode {episode['duration']:.2f} s for {off_air:.2f} s on air; per-second RMS {levels}; gaps {gaps}")
     assert severe_console_entries(browser) == []
+
+
+def test_a_deck_crossfaded_in_and_out_is_heard_in_the_episode(server, browser, tmp_path):
+    """The microphone off; deck A loaded by searching the library (its waveform drawn), played
+    from the 4th second with the crossfader at A, then the crossfader moved to B (an empty
+    deck): the episode is quiet, then loud, then quiet again."""
+    need_ffmpeg()
+    server.wait_for_library()
+    songs = requests.get(server.url("/api/library/songs"), params={"limit": 20}, auth=server.admin, timeout=10).json()["songs"]
+    song = max((s for s in songs if s.get("duration")), key=lambda s: s["duration"])
+    assert song["duration"] > 12, "a song longer than the broadcast"
+    show = create_show(server, "E2E Studio Decks")
+    sign_in_to_studio(browser, server, show)
+    browser.find_element(By.ID, "mic-on").click()  # off: only the deck is heard
+    deck = load_deck(browser, "a", song["title"])
+    waveform = deck.find_element(By.CSS_SELECTOR, "canvas.waveform")
+    wait(browser, lambda d: int(waveform.get_attribute("aria-valuemax")) >= int(song["duration"]) - 1,
+         "the deck does not know the song's length")
+    # The cursor: the right arrow key moves 5 s in.
+    waveform.send_keys(Keys.ARROW_RIGHT)
+    wait(browser, lambda d: int(waveform.get_attribute("aria-valuenow")) == 5, "the cursor did not move")
+    waveform.send_keys(Keys.HOME)
+    browser.find_element(By.ID, "record").click()
+    wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "live",
+         "not on air", timeout=15)
+    on_air = time.monotonic()
+    time.sleep(4 - (time.monotonic() - on_air))  # the timeline of the scenario, not a wait for a state
+    deck.find_element(By.CSS_SELECTOR, ".deck-play").click()
+    played = time.monotonic() - on_air
+    wait(browser, lambda d: float(d.find_element(By.ID, "out-meter").get_attribute("aria-valuenow")) > -40,
+         "the output meter did not rise with the deck", timeout=5)
+    time.sleep(max(0, 9 - (time.monotonic() - on_air)))
+    browser.execute_script("const f = document.querySelector('#crossfader'); f.value = '100';"
+                           " f.dispatchEvent(new Event('input'));")
+    faded = time.monotonic() - on_air
+    time.sleep(max(0, 12.5 - (time.monotonic() - on_air)))
+    browser.find_element(By.ID, "record").click()
+    wait(browser, lambda d: d.find_element(By.ID, "connection").get_attribute("data-state") == "idle",
+         "the broadcast did not stop", timeout=10)
+    assert severe_console_entries(browser) == []
+    episodes = wait_episode_done(server, show, timeout=40)
+    assert len(episodes) == 1, episodes
+    mp3 = requests.get(server.url(f"/radio/episodes/{episodes[0]['id']}.mp3"), auth=server.admin, timeout=30)
+    assert mp3.status_code == 200
+    levels = rms_per_second(mp3.content, tmp_path)
+    before = levels[: int(played) - 1]
+    during = levels[int(played) + 1: int(faded) - 1]
+    after = levels[int(faded) + 1: int(faded) + 3]
+    assert before and during and after, (levels, played, faded)
+    assert max(before) < -50, levels
+    assert min(during) > max(before) + 20, levels
+    assert max(after) < min(during) - 20, levels
+    # The published episode was normalised to −16 LUFS (two-pass loudnorm on the server).
+    assert abs(integrated_lufs(tmp_path / "episode.mp3") + 16) < 1.0
+
+
+def test_ingest_socket_dropped_and_back_within_grace_keeps_one_episode(server, tmp_path):
+    need_ffmpeg()
+    show = create_show(server, "E2E Studio Reconnect")
+    first = make_webm(tmp_path / "first.webm", 3, 440).read_bytes()
+    second = make_webm(tmp_path / "second.webm", 3, 660).read_bytes()
+    socket, ready = connect(ingest_url(server, show["mount"], key=show["key"]))
+    send_paced(socket, first, 3, 12)
+    wait_live(server, show["mount"])
+    socket.close()
+    # Not a wait for a state: one second without a source is the scenario (within the 10 s grace).
+    time.sleep(1)
+    again, resumed = connect(ingest_url(server, show["mount"], key=show["key"]))
+    assert resumed["type"] == "ready" and resumed["resumed"] is True, resumed
+    assert resumed["episode"] == ready["episode"]
+    send_paced(again, second, 3, 12)
+    again.close()
+    episodes = wait_episode_done(server, show, timeout=40)
+    assert len(episodes) == 1, episodes
+    # Both parts and the silence the listeners got between them, nothing else.
+    assert 5.5 < episodes[0]["duration"] < 9, episodes[0]
