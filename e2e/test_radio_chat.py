@@ -145,7 +145,9 @@ def test_live_chat(server, browser, tmp_path):
         assert refused["code"] == "unauthorized", refused
 
         # The radio page: the live show's chat, its history and new messages, shown as text.
-        browser.delete_all_cookies()  # signed out: earlier tests of the session may have signed in
+        # Signed out: earlier files of the session may have signed this Chromium in (a session
+        # cookie for 127.0.0.1 is sent to every port), whatever page it was left on.
+        browser.execute_cdp_cmd("Network.clearBrowserCookies", {})
         open_page(browser, server.url("/radio/"))
         listen = wait(browser, lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-play-live]")
                                                if b.get_attribute("data-play-live") == show["mount"]), None),
