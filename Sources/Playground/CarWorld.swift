@@ -55,6 +55,10 @@ public final class CarWorld: PlaygroundGame {
     /// Events raised during the current frame (by callbacks), handed to the host at its end.
     var pending: [PlaygroundEvent] = []
     var drawBuffer = DrawList()
+    /// Where each road meets its crossings (the autopilot's map), made on its first call.
+    var autopilotCrossings: [[CarWorldAutopilot.Meeting]]?
+    /// Touch ids the autopilot's taps take turns with.
+    var autopilotTouch: Int32 = 0
 
     public var stageWidth: Float { Float(CarWorldMap.width) }
     public var stageHeight: Float { Float(CarWorldMap.height) }

@@ -75,6 +75,15 @@ public protocol PlaygroundGame: AnyObject {
     /// The draw list of the current state (docs/playground.md, "Draw list"), bytes valid until
     /// the next call.
     func drawList() -> [UInt8]
+    /// The inputs a scripted player would give now, reading the game's own state, so that the game
+    /// is won (docs/playground.md, "Autopilots and win logs"): called once per frame before the
+    /// frame's inputs are queued. Tests and `quintet playground winlog` use it; the page never does.
+    func autopilotInputs() -> [PlaygroundInput]
+}
+
+extension PlaygroundGame {
+    /// A game that wins by itself (or has no scripted player) gives none.
+    public func autopilotInputs() -> [PlaygroundInput] { [] }
 }
 
 /// The games, by the index `pg_start` takes and the name the input log and the CLI use.

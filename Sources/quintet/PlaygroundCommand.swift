@@ -12,8 +12,8 @@ import Darwin
 struct PlaygroundCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "playground",
-        abstract: "Playground tools: replay a recorded game natively, and the physics bench the wasm module is compared with.",
-        subcommands: [Replay.self, Bench.self]
+        abstract: "Playground tools: replay a recorded game natively, print a game's win path, and the physics bench the wasm module is compared with.",
+        subcommands: [Replay.self, WinLog.self, Bench.self]
     )
 
     /// `quintet playground bench SCENE [--steps N] [--warmup N] [--seed S] [--json]`: the same world the

@@ -66,3 +66,50 @@ extension PlaygroundCommand {
         }
     }
 }
+
+extension PlaygroundCommand {
+    /// `quintet playground winlog GAME [--seed N] [--max-seconds S] [--extra-frames N]`: the game
+    /// played by its scripted player to the win, printed as an input log (docs/playground.md,
+    /// "Autopilots and win logs").
+    struct WinLog: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "winlog",
+            abstract: "Print an input log that wins GAME, played by the game's own scripted player.",
+            discussion: """
+            GAME is one of: \(PlaygroundGames.names.joined(separator: ", ")). The game starts from --seed and
+            runs at the page's 60 Hz clock (frames of 16, 17, 17 ms); each frame, the game's autopilot
+            reads the game's state and gives the touches or tilts a careful player would. The log ends
+            with the frame of the win (event kind 3), plus --extra-frames; `quintet playground replay`
+            and the page play it back to the same win. Fails (exit 1) when the game is not won within
+            --max-seconds of game time.
+            """
+        )
+
+        @Argument(help: "The game: \(PlaygroundGames.names.joined(separator: ", ")).") var game: String
+        @Option(help: "The game's seed.") var seed: UInt32 = 1
+        @Option(help: "Give up after this many seconds of game time (1–3600).") var maxSeconds = 600
+        @Option(help: "Frames kept after the win (0–600).") var extraFrames = 0
+
+        func validate() throws {
+            if PlaygroundGames.index(of: game) == nil {
+                throw ValidationError("unknown game \(game) (games: \(PlaygroundGames.names.joined(separator: ", ")))")
+            }
+            if !(1...3600).contains(maxSeconds) { throw ValidationError("--max-seconds must be 1–3600") }
+            if !(0...600).contains(extraFrames) { throw ValidationError("--extra-frames must be 0–600") }
+        }
+
+        func run() throws {
+            // 60 frames per second of game time (50 ms of the 16/17/17 cycle per 3 frames).
+            let maxFrames = maxSeconds * 60
+            guard let path = WinPath.play(game: game, seed: seed, maxFrames: maxFrames, extraFrames: extraFrames) else {
+                throw ValidationError("unknown game \(game)")
+            }
+            guard let won = path.wonAtFrame else {
+                FileHandle.standardError.write(Data("quintet playground winlog: \(game) from seed \(seed) was not won within \(maxSeconds) s of game time\n".utf8))
+                throw ExitCode(1)
+            }
+            FileHandle.standardError.write(Data("\(game) seed \(seed): won at frame \(won) (\(path.milliseconds) ms of game time)\n".utf8))
+            print(path.log.text, terminator: "")
+        }
+    }
+}
