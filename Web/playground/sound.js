@@ -7,7 +7,7 @@
 //   sound.play(SOUNDS.carworld, 0);
 
 /** A note of frequency hz from start for length seconds: attack, then an exponential decay. */
-function tone(ctx, out, { type = "sine", hz, start, length, peak, attack = 0.01, glideTo }) {
+export function tone(ctx, out, { type = "sine", hz, start, length, peak, attack = 0.01, glideTo }) {
   const osc = ctx.createOscillator();
   const gain = ctx.createGain();
   osc.type = type;
