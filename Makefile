@@ -35,9 +35,10 @@ e2e: bootstrap web-assets
 # The e2e checks too slow for `make test`: the 100,000-song whole-library map's first frame
 # in headless Chromium (e2e/long_graph_map.py), thirty minutes of CarWorld (e2e/long_playground.py)
 # and issue 22's studio acceptance scenario as written (e2e/long_radio_studio.py: 20 s on air, a
-# deck, a listener, chat, a 5 s cut), against an existing debug build.
+# deck, a listener, chat, a 5 s cut), and issue 23's story in Italian, English and French with a
+# screenshot and the frame rate of every page (e2e/long_playground_story.py), against an existing debug build.
 e2e-long: bootstrap web-assets
-	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python -m pytest e2e/long_graph_map.py e2e/long_playground.py e2e/long_radio_studio.py -q -s
+	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python -m pytest e2e/long_graph_map.py e2e/long_playground.py e2e/long_radio_studio.py e2e/long_playground_story.py -q -s
 
 # docs/phone.md's pictures: each app on a 390×844 phone viewport, against the debug build
 # (docs/images/phone-*.png; by hand when pages change, never part of `make test`), then the graph

@@ -16,6 +16,7 @@ export class Narrator {
     this.subtitles = false;
     this.current = null; // { id, lang, done }
     this.spoken = 0;
+    this.history = []; // the last 100 lines said: { lang, id, src, subtitle, shown } (tests)
   }
 
   async load() {
@@ -48,6 +49,8 @@ export class Narrator {
     this.subtitle.hidden = !this.subtitles || !text;
     this.subtitle.dataset.line = id;
     this.spoken += 1;
+    this.history.push({ lang, id, src: this.muted ? "" : `/playground/voice/${lang}/${id}.mp3`, subtitle: text, shown: !this.subtitle.hidden });
+    if (this.history.length > 100) this.history.shift();
     return new Promise((resolve) => {
       const current = { id, lang, done: null, timer: null };
       const finish = () => {

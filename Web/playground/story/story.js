@@ -555,6 +555,7 @@ window.quintetStory = {
   progress: () => JSON.parse(JSON.stringify(progress)),
   narrator: () => narrator.playing(),
   linesSpoken: () => narrator.spoken,
+  lines: () => narrator.history.slice(),
   subtitle: () => ({ text: $("#subtitle").textContent, shown: !$("#subtitle").hidden, lang: $("#subtitle").lang, line: $("#subtitle").dataset.line }),
   finishedPages: () => finishedPages.slice(),
   pile: () => ({ ...pileState }),
