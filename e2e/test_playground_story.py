@@ -116,3 +116,27 @@ def test_a_hidden_page_is_still_and_quiet(browser, server):
     browser.execute_script("Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});"
                            " document.dispatchEvent(new Event('visibilitychange'))")
     wait(browser, lambda d: frames() > hidden_at + 10, "the game did not go on when the page was shown again")
+
+
+def test_every_target_a_child_meets_is_big_enough(browser, server):
+    """Targets at least 60 pt on a 1024 × 768 tablet: the chest's drawers, toys and flags, the page
+    path and the round buttons of a page (the grown-ups' settings are behind the gate)."""
+    progress = {"version": 1, "won": ["wake"], "finished": ["wake"], "best": 1, "drawings": 0, "lang": "en",
+                "subtitles": False, "volume": 0.8}
+    open_story(browser, server.url("").rstrip("/"), speed=1, progress=progress)
+    sizes = lambda: browser.execute_script(
+        "return [...document.querySelectorAll('[data-target]')].filter((e) => e.offsetParent !== null || getComputedStyle(e).position === 'absolute')"
+        ".map((e) => { const r = e.getBoundingClientRect(); return [e.dataset.target, r.width, r.height]; })"
+        ".filter(([, w, h]) => w > 0 && h > 0)")
+    seen = {}
+    for name, width, height in sizes():
+        seen[name] = (width, height)
+    click(browser, "drawer-story")
+    wait(browser, lambda d: state(d, "screen()") == "index", "the page path did not open")
+    for name, width, height in sizes():
+        seen[name] = (width, height)
+    for expected in ("drawer-story", "drawer-sweaters", "drawer-loot", "drawer-credits", "toy-cat", "toy-lamp",
+                     "toy-plant", "lang-it", "lang-en", "lang-fr", "page-wake", "page-carworld", "menu", "sound", "back"):
+        assert expected in seen, f"{expected} not on screen"
+    small = {name: size for name, size in seen.items() if min(size) < 60}
+    assert not small, f"targets under 60 pt: {small}"
