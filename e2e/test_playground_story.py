@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 
 import pytest
+import requests
 
-from conftest import ARTIFACTS, severe_console_entries, wait
+from conftest import ARTIFACTS, REPO, severe_console_entries, wait
 from story_path import LANGUAGES, LINES, PAGES, child_path, choose_language, click, open_story, state, story_browser
 
 
@@ -140,3 +141,65 @@ def test_every_target_a_child_meets_is_big_enough(browser, server):
         assert expected in seen, f"{expected} not on screen"
     small = {name: size for name, size in seen.items() if min(size) < 60}
     assert not small, f"targets under 60 pt: {small}"
+
+
+def test_the_whole_playground_plays_offline(browser, tmp_path):
+    """Installed, the playground needs no server: the service worker keeps the story, its pages,
+    the module, the atlases, the narrator's voices and the drawing (Web/precache.json), and their
+    total is under 15 MB. With the server stopped, the story opens, a touch page and a game
+    start and the narrator's voice still loads."""
+    from conftest import start_server, stop_server
+    from test_pwa import cached_paths, controlled
+
+    web = REPO / "Web"
+    listed = None
+    own = start_server(tmp_path / "data", ARTIFACTS / "story-offline-server.log")
+    stopped = False
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    try:
+        base = own.url("").rstrip("/")
+        browser.get(f"{base}/playground/story/")
+        wait(browser, controlled, "the service worker does not control the story", timeout=20)
+        listed = requests.get(own.url("/precache.json"), timeout=5).json()["files"]
+        playground = [path for path in listed if path.startswith("/playground/")]
+        needed = {"/playground/story/", "/playground/story/story.js", "/playground/story/lines.json",
+                  "/playground/story/drawing.png", "/playground/playground.wasm", "/playground/voice/it/wake.mp3",
+                  "/playground/voice/fr/stars.mp3", "/playground/voice/en/welcome.mp3",
+                  "/playground/story/pages/index.js", "/playground/story/pages/puzzle.js"}
+        needed |= {f"/playground/atlas/{game}.png" for game in ("carworld", "shipworld", "fishworld", "sweaters", "round")}
+        assert needed <= set(playground), sorted(needed - set(playground))
+        total = sum((web / path.lstrip("/")).stat().st_size if not path.endswith("/")
+                    else (web / path.lstrip("/") / "index.html").stat().st_size for path in playground)
+        print(f"\nthe playground offline: {len(playground)} files, {total / 1e6:.2f} MB")
+        assert total < 15_000_000, f"the playground is {total / 1e6:.2f} MB"
+        wait(browser, lambda d: any(set(listed) <= set(paths) for paths in cached_paths(d).values()),
+             "the service worker did not keep every listed file", timeout=60)
+        browser.get("about:blank")
+        stop_server(own)
+        stopped = True
+
+        progress = {"version": 1, "won": ["wake"], "finished": ["wake", "carworld"], "best": 1, "drawings": 0,
+                    "lang": "fr", "subtitles": True, "volume": 0.8}
+        open_story(browser, base, speed=1, progress=progress)
+        click(browser, "drawer-story")
+        click(browser, "page-puzzle")
+        wait(browser, lambda d: (state(d, "page()") or {}).get("started"), "offline, the puzzle did not start", timeout=30)
+        said = [line for line in state(browser, "lines()") if line["id"] == "puzzle"]
+        assert said and said[-1]["lang"] == "fr"
+        voice_ok = browser.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            " fetch('/playground/voice/fr/puzzle.mp3').then((r) => r.arrayBuffer().then((b) => done([r.status, b.byteLength])))"
+            ".catch((e) => done(String(e)))")
+        assert voice_ok[0] == 200 and voice_ok[1] > 1000, voice_ok
+        click(browser, "back")
+        wait(browser, lambda d: (state(d, "page()") or {}).get("id") == "carworld", "back did not open CarWorld")
+        wait(browser, lambda d: (state(d, "page()") or {}).get("started"), "offline, CarWorld did not start", timeout=30)
+        frames = browser.execute_script("return quintetPlayground.frames()")
+        wait(browser, lambda d: d.execute_script("return quintetPlayground.frames()") > frames + 10,
+             "offline, CarWorld's frames did not run")
+    finally:
+        browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+        if not stopped:
+            stop_server(own)
+        browser.get("about:blank")
