@@ -34,7 +34,14 @@ export function plural(key, count, values = {}) {
   return t(form, { count: number(count), ...values });
 }
 
-/** Seconds as m:ss (h:mm:ss from an hour); "—" for a missing or non-finite value. */
+/** A stopwatch's reading: whole seconds elapsed (floored, never below 0) as m:ss or h:mm:ss. */
+export function clock(seconds) {
+  const s = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${String(r).padStart(2, "0")}` : `${m}:${String(r).padStart(2, "0")}`;
+}
+
+/** Seconds as m:ss (h:mm:ss from an hour), rounded; "—" for a missing or non-finite value. */
 export function duration(seconds) {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return "—";
   const total = Math.round(seconds);

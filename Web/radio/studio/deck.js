@@ -5,14 +5,10 @@
 // anywhere, and play/stop.
 import { api } from "/common/api.js";
 import { $, el } from "/common/dom.js";
+import { clock } from "/common/format.js";
 import { applyTranslations, t } from "/common/i18n.js";
 
 const BUCKETS = 600;
-
-function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds || 0));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
 
 export class Deck {
   /** `root`: the deck's element; `connect(audioElement)` returns the GainNode the deck plays into

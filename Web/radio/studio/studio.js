@@ -7,6 +7,7 @@
 // episode continue within the server's grace period.
 import { api, rawSocket } from "/common/api.js";
 import { $, announce, el } from "/common/dom.js";
+import { clock } from "/common/format.js";
 import { t } from "/common/i18n.js";
 import { Deck } from "/radio/studio/deck.js";
 import { EffectPads } from "/radio/studio/effects.js";
@@ -47,12 +48,6 @@ window.quintetStudio = state;
 function showError(text) {
   ui.error.textContent = text || "";
   ui.error.hidden = !text;
-}
-
-function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${String(r).padStart(2, "0")}` : `${m}:${String(r).padStart(2, "0")}`;
 }
 
 function setConnection(key) {
