@@ -78,7 +78,7 @@ function mount(root, api) {
       kit.done(el);
       el.querySelector(".qp-bow").setAttribute("opacity", "1");
       rung += 1;
-      if (rung === BELLS.length) kit.after(kit.reduced ? 0 : 700, () => kit.finish());
+      if (rung === BELLS.length) kit.finish(700);
     }
   });
 

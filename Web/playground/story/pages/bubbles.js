@@ -48,7 +48,7 @@ function mount(root, api) {
   let popped = 0;
   let running = false;
 
-  const spawn = (x, y) => {
+  const spawn = (x, y, quiet = false) => {
     const r = 44 + ((serial * 7) % 17);
     const b = {
       id: serial++, x, y, r, phase: Math.random() * 6.28, speed: 45 + Math.random() * 25,
@@ -63,7 +63,7 @@ function mount(root, api) {
     layer.append(b.el);
     bubbles.add(b);
     place(b);
-    kit.play(b.el.firstElementChild, [{ transform: "scale(0.2)" }, { transform: "scale(1)" }], 400);
+    if (!quiet) kit.play(b.el.firstElementChild, [{ transform: "scale(0.2)" }, { transform: "scale(1)" }], 400);
     return b;
   };
   const place = (b) => b.el.setAttribute("transform", `translate(${(b.x + Math.sin(b.phase) * 18).toFixed(1)} ${b.y.toFixed(1)})`);
@@ -71,7 +71,7 @@ function mount(root, api) {
 
   // Three bubbles wait on the page before start(); then they rise and new ones come from the bath
   // (with reduced motion they stay where they appear, in the open space above the bath).
-  for (let i = 0; i < 3; i++) spawn(260 + i * 250, 230 + (i % 2) * 150);
+  for (let i = 0; i < 3; i++) spawn(260 + i * 250, 230 + (i % 2) * 150, true);
   kit.loop((dt) => {
     if (!running || kit.reduced) return;
     for (const b of bubbles) {
@@ -94,15 +94,15 @@ function mount(root, api) {
     const ring = el.firstElementChild;
     kit.play(ring, [{ transform: "scale(1)", opacity: 1 }, { transform: "scale(1.5)", opacity: 0 }], 260, { easing: "ease-out" });
     kit.after(kit.reduced ? 0 : 260, () => el.remove());
-    if (popped < GOAL) {
-      const pearl = pearls[popped];
-      pearl.setAttribute("fill", TINTS[popped % TINTS.length]);
+    popped += 1;
+    kit.svg.setAttribute("data-popped", String(popped));
+    if (popped <= GOAL) {
+      const pearl = pearls[popped - 1];
+      pearl.setAttribute("fill", TINTS[(popped - 1) % TINTS.length]);
       pearl.setAttribute("opacity", "1");
       kit.play(pearl, [{ transform: "scale(1.6)" }, { transform: "scale(1)" }], 300);
-      popped += 1;
-      kit.svg.setAttribute("data-popped", String(popped));
-      if (popped === GOAL) kit.after(kit.reduced ? 0 : 300, () => kit.finish());
     }
+    if (popped === GOAL) kit.finish(300);
     kit.after(kit.reduced ? 400 : 700, refill);
   });
 

@@ -82,7 +82,7 @@ function mount(root, api) {
     kit.after(kit.reduced ? 150 : 620, () => star.remove());
     if (!el.hasAttribute("data-done")) {
       kit.done(el);
-      if (kit.$$("[data-target^=region-][data-done]").length === REGIONS.length) kit.after(kit.reduced ? 0 : 500, () => kit.finish());
+      if (kit.$$("[data-target^=region-][data-done]").length === REGIONS.length) kit.finish(500);
     }
   });
 

@@ -80,7 +80,7 @@ function mount(root, api) {
       kit.play(kit.$(".qp-bee-body"), [
         { transform: "translate(0, 0)" }, { transform: "translate(-300px, 160px)" }, { transform: "translate(-600px, 60px)" }, { transform: "translate(-300px, 0)" }, { transform: "translate(0, 0)" },
       ], 2200, { easing: "ease-in-out" });
-      kit.after(kit.reduced ? 0 : 900, () => kit.finish());
+      kit.finish(900);
     }
   });
 

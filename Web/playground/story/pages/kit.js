@@ -5,7 +5,7 @@
 
 export const STAGE_W = 1024;
 export const STAGE_H = 768;
-export const FINISH_DELAY = 1400; // ms of happy animation before api.finish() (200 with reduced motion)
+export const FINISH_DELAY = 1200; // ms of happy animation before api.finish() (200 with reduced motion)
 
 const SVG = "http://www.w3.org/2000/svg";
 let serial = 0;
@@ -199,14 +199,18 @@ export function createPage(root, api, id, { background = C.sky } = {}) {
     /** Marks `el` as counted towards the page's goal (tests read [data-done]). */
     done(el) { el.setAttribute("data-done", "true"); },
 
-    /** The happy ending: a burst, a sparkle, then api.finish() — once, whatever calls it. */
-    finish() {
+    /** The goal is met: marks the page finished at once ([data-finished]), then after `delay` ms
+     * (the last reaction) the happy burst and a sparkle, and api.finish() FINISH_DELAY later —
+     * once, whatever calls it again. */
+    finish(delay = 0) {
       if (finished || destroyed) return;
       finished = true;
       svg.setAttribute("data-finished", "true");
-      api.sound("sparkle");
-      celebrate(kit);
-      kit.after(reduced ? 200 : FINISH_DELAY, () => api.finish());
+      kit.after(reduced ? 0 : delay, () => {
+        api.sound("sparkle");
+        celebrate(kit);
+        kit.after(reduced ? 200 : FINISH_DELAY, () => api.finish());
+      });
     },
 
     get finished() { return finished; },

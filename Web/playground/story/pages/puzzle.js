@@ -53,7 +53,7 @@ function mount(root, api) {
         <path d="M2 2 L8 10 L14 2" fill="none" stroke="${C.meadowKnit}" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/></pattern>
       <pattern id="${uid}-knit-sky" width="16" height="12" patternUnits="userSpaceOnUse">
         <path d="M2 2 L8 10 L14 2" fill="none" stroke="${C.skyLight}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/></pattern>
-      ${quads.map(({ qx, qy }, i) => `<clipPath id="${uid}-q${i}"><rect x="${qx}" y="${qy}" width="${PW}" height="${PH}" rx="10"/></clipPath>`).join("")}
+      ${quads.map(({ qx, qy }, i) => `<pattern id="${uid}-q${i}" patternUnits="userSpaceOnUse" x="${-PW / 2 - qx}" y="${-PH / 2 - qy}" width="440" height="330"><use href="#${uid}-pic"/></pattern>`).join("")}
       ${picture(uid)}
     </defs>
     <rect width="1024" height="768" fill="${C.sky}"/>
@@ -72,7 +72,7 @@ function mount(root, api) {
       <rect x="-3" y="-14" width="6" height="32" rx="3" fill="${C.ink}"/></g></g>
     <g class="qp-pieces">${quads.map(({ qx, qy }, i) => `<g data-target="piece-${i}">
       <rect x="${-PW / 2 - 4}" y="${-PH / 2 - 4}" width="${PW + 8}" height="${PH + 8}" rx="14" fill="#ffffff" opacity="0.85"/>
-      <g transform="translate(${-qx - PW / 2} ${-qy - PH / 2})"><use href="#${uid}-pic" clip-path="url(#${uid}-q${i})"/></g>
+      <rect x="${-PW / 2}" y="${-PH / 2}" width="${PW}" height="${PH}" rx="10" fill="url(#${uid}-q${i})"/>
       <rect x="${-PW / 2 + 5}" y="${-PH / 2 + 5}" width="${PW - 10}" height="${PH - 10}" rx="8" fill="none" stroke="#ffffff" stroke-width="2.4" stroke-dasharray="6 6" stroke-linecap="round" opacity="0.9"/>
     </g>`).join("")}</g>`;
 
@@ -94,7 +94,7 @@ function mount(root, api) {
         frame.setAttribute("opacity", "0");
         if (placed === places.length) {
           kit.play(kit.$(".qp-butterfly > g"), [{ transform: "translate(0, 0)" }, { transform: "translate(-260px, -420px) scale(1.4)" }, { transform: "translate(-140px, -300px) scale(1.2)" }], 1400, { easing: "ease-in-out" });
-          kit.after(kit.reduced ? 0 : 300, () => kit.finish());
+          kit.finish(300);
         }
       },
     });

@@ -69,7 +69,7 @@ function mount(root, api) {
         inside += 1;
         if (inside === PIECES.length) {
           kit.$$("[data-target] > g").forEach((g, j) => kit.play(g, [{ transform: "translateY(0)" }, { transform: "translateY(-40px)" }, { transform: "translateY(0)" }], 600 + j * 80, { easing: "ease-in-out" }));
-          kit.after(kit.reduced ? 0 : 300, () => kit.finish());
+          kit.finish(300);
         }
       },
     });

@@ -62,11 +62,11 @@ function mount(root, api) {
     body.classList.add("qp-twinkle-lit");
     lit += 1;
     if (lit === STARS.length) {
+      kit.finish(600);
       kit.after(kit.reduced ? 0 : 600, () => {
         kit.$(".qp-moon-awake").setAttribute("opacity", "0");
         kit.$(".qp-moon-asleep").setAttribute("opacity", "1");
         kit.$(".qp-window").setAttribute("fill", "#4b4470");
-        kit.finish();
       });
     }
   });

@@ -138,7 +138,7 @@ function mount(root, api) {
     const from = sunY;
     sunY = 420 - awake * 58;
     kit.tween(900, (t) => sun.setAttribute("transform", `translate(820 ${(from + (sunY - from) * t).toFixed(1)})`));
-    if (awake === ANIMALS.length) kit.after(kit.reduced ? 0 : 900, () => kit.finish());
+    if (awake === ANIMALS.length) kit.finish(700);
   });
 
   return { start: () => kit.start(), destroy: () => kit.destroy() };
