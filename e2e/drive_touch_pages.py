@@ -100,20 +100,26 @@ def tap(driver, x: float, y: float, pointer: str = "mouse") -> None:
         _mouse(driver, "mouseReleased", x, y, 0)
 
 
-def drag(driver, start: tuple[float, float], end: tuple[float, float], pointer: str = "mouse", steps: int = 6) -> None:
-    """Press at `start`, move in `steps` steps to `end` and release there, in client px."""
+def drag(driver, start: tuple[float, float], end: tuple[float, float], pointer: str = "mouse", steps: int = 6,
+         before_release=None) -> None:
+    """Press at `start`, move in `steps` steps to `end` and release there, in client px;
+    `before_release()`, if given, runs while the pointer is still down at `end`."""
     (x0, y0), (x1, y1) = start, end
     path = [(x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps) for k in range(1, steps + 1)]
     if pointer == "touch":
         _touch(driver, "touchStart", [start])
         for point in path:
             _touch(driver, "touchMove", [point])
+        if before_release:
+            before_release()
         _touch(driver, "touchEnd", [])
     else:
         _mouse(driver, "mouseMoved", x0, y0, 0)
         _mouse(driver, "mousePressed", x0, y0, 1)
         for x, y in path:
             _mouse(driver, "mouseMoved", x, y, 1)
+        if before_release:
+            before_release()
         _mouse(driver, "mouseReleased", x1, y1, 0)
 
 

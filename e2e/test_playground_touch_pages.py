@@ -140,9 +140,11 @@ def wrong_drop_floats_back(driver, page_id: str, name: str, to: tuple[float, flo
     float back to where it was, not counted, and the page not finished."""
     home = rect_of(driver, ROOT, target_selector(name))
     grab = hit_point(driver, ROOT, target_selector(name))
-    drag(driver, (grab["x"], grab["y"]), (to[0] + grab["x"] - home["cx"], to[1] + grab["y"] - home["cy"]))
-    moved = rect_of(driver, ROOT, target_selector(name))
-    assert abs(moved["cx"] - home["cx"]) > 40 or abs(moved["cy"] - home["cy"]) > 40, f"{name} was not moved"
+    def held_there():  # still under the pointer, its centre where it was dragged to
+        held = rect_of(driver, ROOT, target_selector(name))
+        assert abs(held["cx"] - to[0]) < 6 and abs(held["cy"] - to[1]) < 6, f"{name} does not follow the pointer: {held}, {to}"
+    drag(driver, (grab["x"], grab["y"]), (to[0] + grab["x"] - home["cx"], to[1] + grab["y"] - home["cy"]),
+         before_release=held_there)
     wait(driver, lambda d: (lambda r: abs(r["cx"] - home["cx"]) < 2 and abs(r["cy"] - home["cy"]) < 2)(
         rect_of(d, ROOT, target_selector(name))), f"{page_id}: {name} did not float back", timeout=5)
     assert not driver.execute_script(

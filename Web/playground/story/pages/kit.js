@@ -296,7 +296,7 @@ function celebrate(kit) {
   const colours = [C.red, C.yellow, C.pink, C.blue, C.purple, C.orange, C.leaf];
   const count = kit.reduced ? 7 : 18;
   for (let i = 0; i < count; i++) {
-    const x = 80 + ((i * 863) % 880);
+    const x = 70 + ((i * 5) % count) * (884 / (count - 1));
     const y = kit.reduced ? 120 + ((i * 137) % 300) : 820;
     const colour = colours[i % colours.length];
     const g = document.createElementNS(SVG, "g");
