@@ -1,5 +1,5 @@
 """Plays the story's touch pages (Web/playground/story/pages/, docs/playground.md "Touch pages")
-with real pointer input: CDP mouse events (pointerType "mouse") or CDP touch events
+with real pointer input: CDP mouse events (pointerType "mouse" or "pen") or CDP touch events
 (pointerType "touch") at the on-screen positions of the pages' `[data-target]` and `[data-slot]`
 elements, read from their client rectangles, so it works whatever box holds the page and
 however the frame scales it (the story's `#story-page-root`, or the test's own box).
@@ -76,9 +76,9 @@ def rect_of(driver, root_selector: str, selector: str) -> dict:
                                  root_selector, selector)
 
 
-def _mouse(driver, kind: str, x: float, y: float, buttons: int) -> None:
+def _mouse(driver, kind: str, x: float, y: float, buttons: int, pointer: str = "mouse") -> None:
     event = {"type": kind, "x": x, "y": y, "button": "left" if kind != "mouseMoved" or buttons else "none",
-             "buttons": buttons, "pointerType": "mouse"}
+             "buttons": buttons, "pointerType": pointer}
     if kind in ("mousePressed", "mouseReleased"):
         event["clickCount"] = 1
     driver.execute_cdp_cmd("Input.dispatchMouseEvent", event)
@@ -90,14 +90,15 @@ def _touch(driver, kind: str, points: list[tuple[float, float]]) -> None:
 
 
 def tap(driver, x: float, y: float, pointer: str = "mouse") -> None:
-    """A tap (press and release at one point) by a mouse or a finger, in client px."""
+    """A tap (press and release at one point) in client px by a finger ("touch": CDP touch
+    events) or a mouse or pen ("mouse", "pen": CDP mouse events of that pointerType)."""
     if pointer == "touch":
         _touch(driver, "touchStart", [(x, y)])
         _touch(driver, "touchEnd", [])
     else:
-        _mouse(driver, "mouseMoved", x, y, 0)
-        _mouse(driver, "mousePressed", x, y, 1)
-        _mouse(driver, "mouseReleased", x, y, 0)
+        _mouse(driver, "mouseMoved", x, y, 0, pointer)
+        _mouse(driver, "mousePressed", x, y, 1, pointer)
+        _mouse(driver, "mouseReleased", x, y, 0, pointer)
 
 
 def drag(driver, start: tuple[float, float], end: tuple[float, float], pointer: str = "mouse", steps: int = 6,
@@ -114,13 +115,13 @@ def drag(driver, start: tuple[float, float], end: tuple[float, float], pointer: 
             before_release()
         _touch(driver, "touchEnd", [])
     else:
-        _mouse(driver, "mouseMoved", x0, y0, 0)
-        _mouse(driver, "mousePressed", x0, y0, 1)
+        _mouse(driver, "mouseMoved", x0, y0, 0, pointer)
+        _mouse(driver, "mousePressed", x0, y0, 1, pointer)
         for x, y in path:
-            _mouse(driver, "mouseMoved", x, y, 1)
+            _mouse(driver, "mouseMoved", x, y, 1, pointer)
         if before_release:
             before_release()
-        _mouse(driver, "mouseReleased", x1, y1, 0)
+        _mouse(driver, "mouseReleased", x1, y1, 0, pointer)
 
 
 def drag_to(driver, root_selector: str, name: str, end_centre: tuple[float, float], pointer: str = "mouse") -> None:
@@ -196,7 +197,8 @@ def play_step(driver, page_id: str, root_selector: str, step: tuple, pointer: st
 def play_touch_page(driver, page_id: str, root_selector: str, *, steps: int | None = None, pointer: str = "mouse",
                     timeout: float = 10) -> None:
     """Plays touch page `page_id`, mounted in the box `root_selector`, to its end (or its first
-    `steps` steps) with real pointer input: "mouse" (CDP mouse events) or "touch" (CDP touch
-    events; the browser must deliver them: see conftest.launch_browser)."""
+    `steps` steps) with real pointer input: "mouse" or "pen" (CDP mouse events of that
+    pointerType) or "touch" (CDP touch events; the browser must deliver them: see
+    conftest.launch_browser)."""
     for step in PLANS[page_id][:steps]:
         play_step(driver, page_id, root_selector, step, pointer, timeout)

@@ -175,16 +175,16 @@ def test_a_wrong_drop_floats_back_and_does_not_finish(server, browser):
     assert severe_console_entries(browser) == []
 
 
-@pytest.mark.parametrize("page_id", ["wake", "puzzle"])
-def test_fingers_play_the_pages_too(server, browser, page_id):
-    """CDP touch events: pointerType "touch", with pointer capture through the drags."""
+@pytest.mark.parametrize("page_id, pointer", [("wake", "touch"), ("puzzle", "touch"), ("shapes", "pen")])
+def test_fingers_and_pens_play_the_pages_too(server, browser, page_id, pointer):
+    """CDP touch events (pointerType "touch") and pen events, with pointer capture through the drags."""
     mount(browser, server, page_id)
     browser.execute_script("qpPage.start()")
     browser.execute_script("""window.qpPointerTypes = new Set();
         document.querySelector('#qp-test-root').addEventListener('pointerdown', (e) => qpPointerTypes.add(e.pointerType), true);""")
-    play_touch_page(browser, page_id, ROOT, pointer="touch")
-    wait(browser, lambda d: len(record(d)["finish"]) == 1, f"{page_id}: not finished by fingers", timeout=5)
-    assert browser.execute_script("return [...qpPointerTypes]") == ["touch"]
+    play_touch_page(browser, page_id, ROOT, pointer=pointer)
+    wait(browser, lambda d: len(record(d)["finish"]) == 1, f"{page_id}: not finished by {pointer}", timeout=5)
+    assert browser.execute_script("return [...qpPointerTypes]") == [pointer]
     browser.execute_script("qpPage.destroy()")
     assert severe_console_entries(browser) == []
 
@@ -199,4 +199,54 @@ def test_reduced_motion_has_no_idle_animation_and_still_plays(server, browser, p
     wait(browser, lambda d: len(record(d)["finish"]) == 1, f"{page_id}: not finished with reduced motion", timeout=3)
     assert running_animations(browser) == 0, "an animation ran with reduced motion"
     browser.execute_script("qpPage.destroy()")
+    assert severe_console_entries(browser) == []
+
+
+# Timers, intervals and animation frames the page modules start (their stack names a module
+# of /story/pages/), tracked from before the mount.
+TRACK = """
+const pending = window.qpPending = { timeouts: new Set(), intervals: new Set(), frames: new Set() };
+const mine = () => /\\/story\\/pages\\//.test(new Error().stack || "");
+const [st, ct, si, ci, raf, caf] = [setTimeout, clearTimeout, setInterval, clearInterval, requestAnimationFrame, cancelAnimationFrame];
+window.setTimeout = (fn, ms, ...a) => { const track = mine(); const id = st(() => { pending.timeouts.delete(id); fn(...a); }, ms);
+  if (track) pending.timeouts.add(id); return id; };
+window.clearTimeout = (id) => { pending.timeouts.delete(id); ct(id); };
+window.setInterval = (fn, ms, ...a) => { const id = si(fn, ms, ...a); if (mine()) pending.intervals.add(id); return id; };
+window.clearInterval = (id) => { pending.intervals.delete(id); ci(id); };
+window.requestAnimationFrame = (fn) => { const track = mine(); const id = raf((t) => { pending.frames.delete(id); fn(t); });
+  if (track) pending.frames.add(id); return id; };
+window.cancelAnimationFrame = (id) => { pending.frames.delete(id); caf(id); };
+"""
+
+
+def pending(driver) -> dict:
+    return driver.execute_script("return Object.fromEntries(Object.entries(qpPending).map(([k, v]) => [k, v.size]))")
+
+
+def test_destroy_stops_everything_the_page_started(server, browser):
+    # Bubbles: rising (a frame loop), a new bubble every 0.9 s (an interval), pops (timeouts).
+    open_page(browser, server.url("/"))
+    browser.execute_script(TRACK)
+    mount(browser, server, "bubbles", fresh=False)
+    browser.execute_script("qpPage.start()")
+    play_touch_page(browser, "bubbles", ROOT, steps=2)
+    busy = pending(browser)
+    assert busy["intervals"] >= 1 and busy["frames"] >= 1, busy
+    browser.execute_script("qpPage.destroy()")
+    assert pending(browser) == {"timeouts": 0, "intervals": 0, "frames": 0}
+    # Bells: destroyed right after the goal is met, before finish() is due: it never comes.
+    mount(browser, server, "bells", fresh=False)
+    play_touch_page(browser, "bells", ROOT)
+    assert finished_mark(browser) and pending(browser)["timeouts"] >= 1
+    browser.execute_script("qpPage.destroy()")
+    assert pending(browser) == {"timeouts": 0, "intervals": 0, "frames": 0}
+    assert record(browser)["finish"] == []
+    # Puzzle: destroyed in the middle of a drag (the pointer still down), then released.
+    mount(browser, server, "puzzle", fresh=False)
+    grab = hit_point(browser, ROOT, target_selector("piece-1"))
+    drag(browser, (grab["x"], grab["y"]), (grab["x"] + 150, grab["y"] + 40),
+         before_release=lambda: browser.execute_script("qpPage.destroy()"))
+    assert browser.execute_script(f"return document.querySelector('{ROOT}').childElementCount") == 0
+    assert pending(browser) == {"timeouts": 0, "intervals": 0, "frames": 0}
+    assert record(browser)["sounds"] == ["pop"]  # the pick-up; no whoosh, no snap after destroy()
     assert severe_console_entries(browser) == []
