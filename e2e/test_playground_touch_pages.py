@@ -58,8 +58,10 @@ import("/playground/story/pages/index.js").then(({ TOUCH_PAGES }) => {
 """
 
 
-def mount(driver, server, page_id: str, *, reduced: bool = False, fresh: bool = True) -> list[str]:
-    if fresh:
+def mount(driver, server, page_id: str, *, reduced: bool = False, fresh: bool = False) -> list[str]:
+    """Mounts the page in a fresh box on the server's home page (loaded when the browser is
+    elsewhere, or `fresh`), the previous box removed (its page destroyed by the test)."""
+    if fresh or driver.current_url != server.url("/"):
         open_page(driver, server.url("/"))
     answer = driver.execute_async_script(MOUNT, page_id, SCALE, reduced)
     assert "error" not in answer, answer["error"]
@@ -163,11 +165,11 @@ def test_a_wrong_drop_floats_back_and_does_not_finish(server, browser):
     play_step(browser, "puzzle", ROOT, PLANS["puzzle"][3])
     wait(browser, lambda d: record(d)["finish"] == [{"done": 4, "popped": 0}], "the puzzle did not finish", timeout=5)
     # The shapes: the circle into the square's hole comes back.
-    mount(browser, server, "shapes", fresh=False)
+    mount(browser, server, "shapes")
     hole = rect_of(browser, ROOT, '[data-slot="square"]')
     wrong_drop_floats_back(browser, "shapes", "circle", (hole["cx"], hole["cy"]))
     # The balloons: one let go low in the meadow drifts back to its post.
-    mount(browser, server, "balloons", fresh=False)
+    mount(browser, server, "balloons")
     box = browser.execute_script(f"const r = document.querySelector('{ROOT}').getBoundingClientRect(); return [r.left, r.top]")
     wrong_drop_floats_back(browser, "balloons", "balloon-0", (box[0] + 900 * SCALE, box[1] + 560 * SCALE))
     assert record(browser)["finish"] == []
@@ -225,9 +227,9 @@ def pending(driver) -> dict:
 
 def test_destroy_stops_everything_the_page_started(server, browser):
     # Bubbles: rising (a frame loop), a new bubble every 0.9 s (an interval), pops (timeouts).
-    open_page(browser, server.url("/"))
+    open_page(browser, server.url("/"))  # a fresh page to wrap the timers of
     browser.execute_script(TRACK)
-    mount(browser, server, "bubbles", fresh=False)
+    mount(browser, server, "bubbles")
     browser.execute_script("qpPage.start()")
     play_touch_page(browser, "bubbles", ROOT, steps=2)
     busy = pending(browser)
@@ -235,14 +237,14 @@ def test_destroy_stops_everything_the_page_started(server, browser):
     browser.execute_script("qpPage.destroy()")
     assert pending(browser) == {"timeouts": 0, "intervals": 0, "frames": 0}
     # Bells: destroyed right after the goal is met, before finish() is due: it never comes.
-    mount(browser, server, "bells", fresh=False)
+    mount(browser, server, "bells")
     play_touch_page(browser, "bells", ROOT)
     assert finished_mark(browser) and pending(browser)["timeouts"] >= 1
     browser.execute_script("qpPage.destroy()")
     assert pending(browser) == {"timeouts": 0, "intervals": 0, "frames": 0}
     assert record(browser)["finish"] == []
     # Puzzle: destroyed in the middle of a drag (the pointer still down), then released.
-    mount(browser, server, "puzzle", fresh=False)
+    mount(browser, server, "puzzle")
     grab = hit_point(browser, ROOT, target_selector("piece-1"))
     drag(browser, (grab["x"], grab["y"]), (grab["x"] + 150, grab["y"] + 40),
          before_release=lambda: browser.execute_script("qpPage.destroy()"))
