@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import launch_browser, open_page, severe_console_entries, wait
+from conftest import ARTIFACTS, launch_browser, open_page, severe_console_entries, wait
 from drive_touch_pages import PLANS, drag, hit_point, play_step, play_touch_page, rect_of, tap, target_selector
 
 ROOT = "#qp-test-root"
@@ -117,6 +117,7 @@ def test_touch_page_is_played_to_its_end_by_pointer_input(server, browser, page_
         assert finished == [{"done": 0, "popped": 8}], finished
     else:
         assert finished == [{"done": GOALS[page_id], "popped": 0}], finished
+    browser.save_screenshot(str(ARTIFACTS / f"touch-page-{page_id}.png"))
     # Played on after the end: more touches, never a second finish().
     sounds = len(record(browser)["sounds"])
     if plan[-1][0] in ("tap", "pop"):

@@ -273,7 +273,7 @@ export function createPage(root, api, id, { background = C.sky } = {}) {
     const from = { x: state.x, y: state.y };
     const to = target || state.home;
     state.busy = true;
-    if (!target) api.sound("whoosh");
+    if (!target && Math.hypot(from.x - state.home.x, from.y - state.home.y) > 12) api.sound("whoosh");
     kit.tween(target ? (target.ms || 180) : 650, (t) => state.place(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t,
       entry.lift + (1 - entry.lift) * t), () => {
       state.busy = false;
