@@ -96,12 +96,11 @@ def tap(driver, x: float, y: float, pointer: str = "mouse") -> None:
         _touch(driver, "touchStart", [(x, y)])
         _touch(driver, "touchEnd", [])
     else:
-        _mouse(driver, "mouseMoved", x, y, 0, pointer)
         _mouse(driver, "mousePressed", x, y, 1, pointer)
         _mouse(driver, "mouseReleased", x, y, 0, pointer)
 
 
-def drag(driver, start: tuple[float, float], end: tuple[float, float], pointer: str = "mouse", steps: int = 6,
+def drag(driver, start: tuple[float, float], end: tuple[float, float], pointer: str = "mouse", steps: int = 5,
          before_release=None) -> None:
     """Press at `start`, move in `steps` steps to `end` and release there, in client px;
     `before_release()`, if given, runs while the pointer is still down at `end`."""

@@ -5,7 +5,7 @@ import { C, cloud, createPage, stitchRect } from "./kit.js";
 
 const COLOURS = [[C.red, C.redLight], [C.yellow, C.yellowLight], [C.blue, C.blueLight], [C.purple, C.purpleLight], [C.orange, C.orangeLight]];
 const HOMES = [{ x: 230, y: 470 }, { x: 370, y: 420 }, { x: 512, y: 450 }, { x: 654, y: 420 }, { x: 794, y: 470 }];
-const DOCKS = [352, 432, 512, 592, 672].map((x, i) => ({ x, y: 262 + (i % 2) * 18, ms: 700 }));
+const DOCKS = [352, 432, 512, 592, 672].map((x, i) => ({ x, y: 262 + (i % 2) * 18, ms: 550 }));
 const KNOT = { x: 512, y: 650 };
 const SKY_LINE = 330; // a balloon let go with its centre above this line floats into the cloud
 
