@@ -62,10 +62,13 @@ web-assets: wasm
 # The playground's WebAssembly module, Web/playground/playground.wasm (gitignored): Physics2D,
 # Stage, Playground and Wasm/ as Embedded Swift, linked by wasm-ld; only when a source is newer
 # (docs/playground.md, "Building the module"), and the games' texture atlases (scripts/build-atlas,
-# Web/playground/atlas/, drawn from Web/playground/art/GAME/*.svg).
+# Web/playground/atlas/, drawn from Web/playground/art/GAME/*.svg), the story's narrator
+# (scripts/build-voice: Web/playground/voice/<lang>/<ID>.mp3 spoken by espeak-ng from
+# Web/playground/story/lines.json) and its drawing to print (Web/playground/story/drawing.png).
 wasm:
 	bash scripts/build-wasm
 	python3 scripts/build-atlas
+	bash scripts/build-voice
 
 # Install missing system packages (ffmpeg, chromium, chromedriver, ezstream) and the e2e venv.
 bootstrap:

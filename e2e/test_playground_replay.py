@@ -20,7 +20,7 @@ const [log, done] = [arguments[0], arguments[arguments.length - 1]];
 (async () => {
   const { instance } = await WebAssembly.instantiateStreaming(fetch('/playground/playground.wasm'), {});
   const e = instance.exports;
-  if (e.pg_start(0, log.seed) !== 0) throw new Error('pg_start refused CarWorld');
+  if (e.pg_start(log.game ?? 0, log.seed) !== 0) throw new Error('pg_start refused game ' + (log.game ?? 0));
   let lo = 0x84222325, hi = 0xcbf29ce4;
   const events = [];
   for (const item of log.items) {
@@ -92,6 +92,42 @@ def test_a_minute_of_carworld_replays_the_same_natively_and_in_the_browser(serve
     browser.get(server.url("/playground/"))
     browser.set_script_timeout(180)
     wasm = browser.execute_async_script(PLAY_LOG, {"seed": seed, "items": items})
+    assert "error" not in wasm, wasm.get("error")
+    expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
+                for e in report["events"]]
+    assert len(wasm["events"]) == len(expected)
+    for i, (got, want) in enumerate(zip(wasm["events"], expected)):
+        assert got == want, f"event {i} differs: wasm {got}, native {want}"
+    assert wasm["hash"] == report["draw_list_hash"], "the frames drew differently"
+
+
+def test_the_sweater_pile_replays_the_same_natively_and_in_the_browser(server, browser, tmp_path):
+    """Ten sweaters (seed 10: the pile topples) with taps on the pile and beside it, 20 s."""
+    seed, frames = 10, 1200
+    lines, items = ["quintet-playground-log 1", "game sweaters", f"seed {seed}"], []
+    for i in range(frames):
+        if i % 60 == 45:
+            x, y = 395 + (i % 7) * 10, 540 - (i % 9) * 40
+            for phase in (0, 3):
+                lines.append(f"t 1 {phase} {x} {y}")
+                items.append(["t", 1, phase, x, y])
+        ms = 17 if i % 3 == 0 else 16
+        lines.append(f"f {ms}")
+        items.append(["f", ms])
+    log_file = tmp_path / "sweaters.log"
+    log_file.write_text("\n".join(lines) + "\n")
+    native = subprocess.run([str(quintet_binary()), "playground", "replay", "sweaters", "--inputs", str(log_file), "--json"],
+                            capture_output=True, text=True, timeout=300)
+    assert native.returncode == 0, native.stderr
+    report = json.loads(native.stdout)
+    assert report["frames"] == frames and report["game"] == "sweaters"
+    kinds = [e["kind"] for e in report["events"]]
+    # Sounds, ten landings, the topple and the end, which comes once.
+    assert kinds.count(2) == 10 and kinds.count(4) == 1 and kinds.count(3) == 1 and 1 in kinds, kinds
+
+    browser.get(server.url("/playground/"))
+    browser.set_script_timeout(180)
+    wasm = browser.execute_async_script(PLAY_LOG, {"game": 4, "seed": seed, "items": items})
     assert "error" not in wasm, wasm.get("error")
     expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
                 for e in report["events"]]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs beyond the Swift toolchain, and only what is missing:
-#   - ffmpeg, chromium, chromium-driver and ezstream from Debian (apt-get), when their commands are
-#     absent (Debian's ffmpeg has the librsvg decoder that scripts/web-assets.sh draws the app icons
-#     with; ezstream is the libshout-based Icecast source of e2e/test_radio_libshout.py);
+#   - ffmpeg, chromium, chromium-driver, ezstream and espeak-ng from Debian (apt-get), when their
+#     commands are absent (Debian's ffmpeg has the librsvg decoder that scripts/web-assets.sh draws
+#     the app icons with; ezstream is the libshout-based Icecast source of
+#     e2e/test_radio_libshout.py; espeak-ng speaks the playground's narrator, scripts/build-voice);
 #   - PostgreSQL with PostGIS, installed, set up and started by scripts/postgres-test.sh
 #     (a test cluster on 127.0.0.1:55432; the Crowd tests of both suites use it);
 #   - a Python venv at e2e/.venv with the pinned packages of e2e/requirements.txt, rebuilt
@@ -39,6 +40,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)   # e2e/test_tls.py makes certificates
 command -v ezstream >/dev/null 2>&1 || missing+=(ezstream) # e2e/test_radio_libshout.py: a libshout source
+command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng) # scripts/build-voice: the playground's narrator
 if [ ${#missing[@]} -gt 0 ]; then
     apt_install "${missing[@]}"
 fi

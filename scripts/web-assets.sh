@@ -82,11 +82,12 @@ echo "web-assets: $drawn icons drawn in $icons"
 bash "$(dirname "$0")/jingles.sh"
 
 # The offline list: what the pages load from Web/ (not the trust page, the icons' sources or
-# PNGs, the service worker itself or this list), the playground's module and its games' atlases
-# included (`make wasm` builds them first), so an installed playground plays offline.
+# PNGs, the service worker itself or this list), the playground's module, its games' atlases, the
+# narrator's voice files and the whole story folder (lines, pages, the drawing to print) included
+# (`make wasm` builds them first), so an installed playground plays offline.
 files=$(cd "$web" && find . -type f \( -name '*.html' -o -name '*.js' -o -name '*.css' \
             -o -name '*.webmanifest' -o -name '*.wasm' -o -name 'favicon.svg' -o -path './playground/atlas/*' \
-            -o -path './radio/studio/jingles/*.mp3' \) \
+            -o -path './playground/voice/*' -o -path './playground/story/*' -o -path './radio/studio/jingles/*.mp3' \) \
             ! -path './tls/*' ! -path './icons/*' ! -name 'sw.js' | LC_ALL=C sort)
 version=$(cd "$web" && cat $files | sha256sum | cut -c1-16)
 {

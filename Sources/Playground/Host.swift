@@ -91,7 +91,8 @@ public enum PlaygroundGames {
     /// Index → name; the index is the position.
     /// 1, `carworld-crowded`: CarWorld with `CarWorldRules.crowded` (50+ cars from about 40 s
     /// on), the game `make bench-playground` measures, in both builds and on the page.
-    public static let names: [String] = ["carworld", "carworld-crowded"]
+    /// 4, `sweaters`: the story's sweater pile (SweaterPile.swift), the seed its count.
+    public static let names: [String] = ["carworld", "carworld-crowded", "shipworld", "fishworld", "sweaters"]
 
     /// The index of a game name, or nil.
     public static func index(of name: String) -> Int32? {
@@ -103,6 +104,7 @@ public enum PlaygroundGames {
         switch index {
         case 0: return CarWorld(seed: seed)
         case 1: return CarWorld(seed: seed, rules: .crowded)
+        case 4: return SweaterPile(seed: seed)
         default: return nil
         }
     }

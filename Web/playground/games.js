@@ -24,6 +24,19 @@ export const GAMES = [
   // CarWorld with CarWorldRules.crowded (50+ cars from about 40 s on): the game
   // `make bench-playground` measures the page's frame rate with (?game=carworld-crowded).
   { index: 1, name: "carworld-crowded", ...CARWORLD },
+  // The story's sweater pile (docs/playground.md, "The sweater pile"): ?game=sweaters&seed=N
+  // drops N sweaters (0–10); events 2 a sweater landed (value: how many have), 3 everything
+  // rests (value: the count), 4 the tenth toppled the pile.
+  {
+    index: 4,
+    name: "sweaters",
+    titleKey: "playground.sweaters.title",
+    atlases: ["sweaters"],
+    sounds: SOUNDS.sweaters,
+    startScore: 0,
+    score: (event) => (event.kind === 2 ? event.value : null),
+    won: (event) => event.kind === 3,
+  },
 ];
 
 /** The game named name (the input log's word, ?game=), or undefined. */

@@ -71,9 +71,31 @@ function horn(ctx, out, at) {
   return 0.26;
 }
 
+/** A soft "plop": a low sine sliding down (a sweater lands on the pile). */
+function plop(ctx, out, at) {
+  tone(ctx, out, { hz: 330, glideTo: 165, start: at, length: 0.16, peak: 0.16 });
+  return 0.18;
+}
+
+/** A little "boing": a sine sliding up and a quieter octave (a touched sweater hops). */
+function boing(ctx, out, at) {
+  tone(ctx, out, { hz: 260, glideTo: 520, start: at, length: 0.22, peak: 0.12 });
+  tone(ctx, out, { hz: 520, glideTo: 1040, start: at + 0.02, length: 0.18, peak: 0.05 });
+  return 0.24;
+}
+
+/** A tumble: five triangle notes running down, G5 to C4 (the pile topples). */
+function tumble(ctx, out, at) {
+  [783.99, 659.25, 523.25, 392, 261.63].forEach((hz, i) => {
+    tone(ctx, out, { type: "triangle", hz, start: at + i * 0.09, length: i === 4 ? 0.4 : 0.14, peak: 0.12 });
+  });
+  return 0.8;
+}
+
 /** Each game's sound list, by the index its module sends. */
 export const SOUNDS = {
   carworld: [chime, puff, arpeggio, horn], // 0 point collected, 1 crash, 2 won, 3 car stopped/started
+  sweaters: [plop, boing, tumble], // 0 a sweater lands, 1 a touched sweater hops, 2 the pile topples
 };
 
 /** Plays voice (a function of SOUNDS) on ctx now; returns its length in seconds. */
