@@ -82,7 +82,9 @@ public enum PlaygroundGames {
     /// Index → name; the index is the position.
     /// 1, `carworld-crowded`: CarWorld with `CarWorldRules.crowded` (50+ cars from about 40 s
     /// on), the game `make bench-playground` measures, in both builds and on the page.
-    public static let names: [String] = ["carworld", "carworld-crowded"]
+    /// 2, `shipworld`: its own branch (until it is merged, `make` has no case for it: refused).
+    /// 3, `fishworld`: FishWorld (docs/playground.md, "FishWorld").
+    public static let names: [String] = ["carworld", "carworld-crowded", "shipworld", "fishworld"]
 
     /// The index of a game name, or nil.
     public static func index(of name: String) -> Int32? {
@@ -94,6 +96,7 @@ public enum PlaygroundGames {
         switch index {
         case 0: return CarWorld(seed: seed)
         case 1: return CarWorld(seed: seed, rules: .crowded)
+        case 3: return FishWorld(seed: seed)
         default: return nil
         }
     }
