@@ -346,6 +346,7 @@ export default {
   "playground.title": "Playground",
   "playground.summary": "A children's story-game: cars at traffic lights, a ship steered by tilting, fish, all moved by a physics engine.",
   "playground.carworld.title": "CarWorld",
+  "playground.fishworld.title": "FishWorld",
   "playground.score": "Score {score}",
   "playground.won": "You won!",
   "playground.sound": "Sound",

@@ -346,6 +346,7 @@ export default {
   "playground.title": "Parco giochi",
   "playground.summary": "Un gioco-racconto per bambini: auto al semaforo, una nave guidata inclinando il telefono, pesci, tutto mosso da un motore fisico.",
   "playground.carworld.title": "Il mondo delle auto",
+  "playground.fishworld.title": "Il mondo dei pesci",
   "playground.score": "Punti {score}",
   "playground.won": "Hai vinto!",
   "playground.sound": "Suono",
