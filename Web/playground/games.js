@@ -33,7 +33,8 @@ export const GAMES = [
     atlases: ["fishworld"],
     sounds: SOUNDS.fishworld,
     startScore: 0,
-    score: (event) => (event.kind === 2 ? event.value : null),
+    // Kind 3 carries the count too (9): the bar shows it again with "You won!".
+    score: (event) => (event.kind === 2 || event.kind === 3 ? event.value : null),
     won: (event) => event.kind === 3,
   },
 ];
