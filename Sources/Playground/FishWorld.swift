@@ -20,7 +20,7 @@ public final class Fish {
     let sprite: PhysicsSprite
     let image: Image
     /// Where the fish started (it swims back there after a new round).
-    let start: SeaPoint
+    let start: FishWorldPoint
     /// Settled in its reef.
     public internal(set) var isHome = false
     /// Its place in the reef (0…2), while home.
@@ -32,7 +32,7 @@ public final class Fish {
     /// The reef of another colour it is being pushed out of, or -1.
     var inWrongReef = -1
 
-    init(index: Int, colour: FishColour, sprite: PhysicsSprite, image: Image, start: SeaPoint, wanderAngle: Double) {
+    init(index: Int, colour: FishColour, sprite: PhysicsSprite, image: Image, start: FishWorldPoint, wanderAngle: Double) {
         self.index = index; self.colour = colour; self.sprite = sprite; self.image = image
         self.start = start; self.wanderAngle = wanderAngle
     }
@@ -45,7 +45,7 @@ public final class Fish {
 }
 
 /// A finger on the glass: the fish of its colour's group follow it.
-struct Lure {
+struct FishLure {
     let id: Int32
     var x: Double, y: Double
     /// The group it lures: the colour of the free fish nearest to where it began.
@@ -73,8 +73,8 @@ public final class FishWorld: PlaygroundGame {
     let starfish: Image
     /// The fish, by index.
     public private(set) var fish: [Fish] = []
-    var lures: [Lure] = []
-    var bubbles: [Bubble] = []
+    var lures: [FishLure] = []
+    var bubbles: [FishBubble] = []
     var random: SeededRandom
     /// Game time in milliseconds (the sum of the frames' clamped times).
     public private(set) var elapsedMilliseconds = 0
@@ -167,7 +167,7 @@ public final class FishWorld: PlaygroundGame {
         let count = rules.fishPerColour * FishColour.allCases.count
         for i in 0..<count {
             let colour = FishColour(rawValue: i % FishColour.allCases.count) ?? .red
-            let start = SeaPoint(rules.startOrigin.x + random.unit() * rules.startSize.x,
+            let start = FishWorldPoint(rules.startOrigin.x + random.unit() * rules.startSize.x,
                                  rules.startOrigin.y + random.unit() * rules.startSize.y)
             let sprite = physics.createSprite(
                 BodyDef(type: .dynamic, linearDamping: rules.waterDrag, fixedRotation: true), x: start.x, y: start.y)
@@ -249,7 +249,7 @@ public final class FishWorld: PlaygroundGame {
             if d < best { best = d; nearest = f }
         }
         guard let group = nearest?.colour else { return }
-        lures.append(Lure(id: id, x: x, y: y, colour: group))
+        lures.append(FishLure(id: id, x: x, y: y, colour: group))
         var darted: Int32 = 0
         let ppm = physics.pointsPerMeter
         for f in fish where f.isFree && f.colour == group {
@@ -290,7 +290,7 @@ public final class FishWorld: PlaygroundGame {
                 let d = (f.x - lures[i].x) * (f.x - lures[i].x) + (f.y - lures[i].y) * (f.y - lures[i].y)
                 if d < best { best = d; nearest = f }
             }
-            if let colour = nearest?.colour { lures[i] = Lure(id: lures[i].id, x: lures[i].x, y: lures[i].y, colour: colour) }
+            if let colour = nearest?.colour { lures[i] = FishLure(id: lures[i].id, x: lures[i].x, y: lures[i].y, colour: colour) }
         }
     }
 

@@ -8,7 +8,7 @@ import Physics2D
 import Stage
 
 /// One bubble of the pool: hidden while not rising.
-final class Bubble {
+final class FishBubble {
     let image: Image
     var isRising = false
     var startY = 0.0, rise = 0.0, duration = 1.0, age = 0.0
@@ -18,7 +18,7 @@ final class Bubble {
 
 extension FishWorld {
     /// Where ambient bubbles rise from: the seaweed on the sand (background.svg).
-    static let bubbleSources: [SeaPoint] = [SeaPoint(70, 700), SeaPoint(340, 705), SeaPoint(690, 700), SeaPoint(960, 705)]
+    static let bubbleSources: [FishWorldPoint] = [FishWorldPoint(70, 700), FishWorldPoint(340, 705), FishWorldPoint(690, 700), FishWorldPoint(960, 705)]
 
     /// The pool of bubble images, all in the effect layer, hidden.
     func makeBubbles() {
@@ -28,7 +28,7 @@ extension FishWorld {
             image.pivotY = Double(FishWorldArt.Region.bubble.height) / 2
             image.visible = false
             effectLayer.addChild(image)
-            bubbles.append(Bubble(image: image))
+            bubbles.append(FishBubble(image: image))
         }
     }
 

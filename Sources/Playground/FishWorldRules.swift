@@ -3,7 +3,7 @@
 // push, the soft walls), its event kinds and its sound list.
 
 /// A point of the sea, in stage points.
-public struct SeaPoint: Equatable, Sendable {
+public struct FishWorldPoint: Equatable, Sendable {
     public var x: Double, y: Double
     public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
 }
@@ -20,7 +20,7 @@ public struct FishWorldRules: Sendable {
     public var fishPerColour = 3
     /// The reefs' centres, by `FishColour` raw value: red on the left, yellow in the middle at
     /// the bottom, purple on the right, on the sand.
-    public var reefs: [SeaPoint] = [SeaPoint(170, 630), SeaPoint(512, 645), SeaPoint(854, 630)]
+    public var reefs: [FishWorldPoint] = [FishWorldPoint(170, 630), FishWorldPoint(512, 645), FishWorldPoint(854, 630)]
     /// A free fish whose centre comes within this distance of its own reef's centre settles there.
     public var homeRadius = 80.0
     /// A free fish within this distance of a reef of another colour is pushed out (gently).
@@ -30,8 +30,8 @@ public struct FishWorldRules: Sendable {
     public var reefCallRadius = 170.0
     public var reefCall = 260.0
     /// Where the school starts: a box (x, y, width, height) in the open water above the reefs.
-    public var startOrigin = SeaPoint(260, 150)
-    public var startSize = SeaPoint(504, 220)
+    public var startOrigin = FishWorldPoint(260, 150)
+    public var startSize = FishWorldPoint(504, 220)
     /// The fish's body: a circle of this radius (points), density 1.
     public var fishRadius = 14.0
     /// Water drag (the bodies' linear damping, 1/s): a fish left alone glides to a stop.
@@ -82,7 +82,7 @@ public struct FishWorldRules: Sendable {
     public init() {}
 
     /// The places of a reef's three settled fish, relative to its centre.
-    public static let slots: [SeaPoint] = [SeaPoint(-46, -6), SeaPoint(0, -34), SeaPoint(46, -6)]
+    public static let slots: [FishWorldPoint] = [FishWorldPoint(-46, -6), FishWorldPoint(0, -34), FishWorldPoint(46, -6)]
 }
 
 /// FishWorld's event kinds (docs/playground.md, "FishWorld"); kind 1 is the host's sound event.

@@ -32,7 +32,7 @@ import Stage
         return (host, game)
     }
 
-    func distance(_ f: Fish, _ p: SeaPoint) -> Double { ((f.x - p.x) * (f.x - p.x) + (f.y - p.y) * (f.y - p.y)).squareRoot() }
+    func distance(_ f: Fish, _ p: FishWorldPoint) -> Double { ((f.x - p.x) * (f.x - p.x) + (f.y - p.y) * (f.y - p.y)).squareRoot() }
 
     @Test func isGameThreeOfTheHost() {
         #expect(PlaygroundGames.index(of: "fishworld") == 3)
@@ -92,13 +92,25 @@ import Stage
         for f in game.fish { #expect(f.x > 0 && f.x < 1024 && f.y > 40 && f.y < 768) }
     }
 
+    @Test func tiltIsAGentleCurrent() {
+        // The same seed twice, one with the device tipped to the right for 3 s: its fish drift right.
+        let (calmHost, calm) = fishGame(seed: 6)
+        let (tiltedHost, tilted) = fishGame(seed: 6)
+        tiltedHost.input(.tilt(x: 1, y: 0, z: 0))
+        run(calmHost, frames: 180)
+        run(tiltedHost, frames: 180)
+        let meanX = { (game: FishWorld) in game.fish.reduce(0.0) { $0 + $1.x } / Double(game.fish.count) }
+        #expect(meanX(tilted) > meanX(calm) + 40)
+        for f in tilted.fish { #expect(f.x < 1024) }
+    }
+
     @Test func aFingerLuresTheGroupOfTheNearestFish() throws {
         let (host, game) = fishGame(seed: 3)
         run(host, frames: 30)
         let first = try #require(game.fish.first)
         let group = game.fish.filter { $0.colour == first.colour }
         let others = game.fish.filter { $0.colour != first.colour }
-        let target = SeaPoint(512, 420)
+        let target = FishWorldPoint(512, 420)
         host.input(.touch(4, .began, x: Float(first.x), y: Float(first.y)))
         var events = run(host, frames: 1, from: 30)
         let lure = try #require(events.first { $0.kind == FishWorldEvent.lure })
