@@ -1,5 +1,6 @@
 """The same input log gives the same game natively and in the browser: a minute of CarWorld with
-taps on the crossings and the roads, replayed by `quintet playground replay carworld --json`
+taps on the crossings and the roads (and a minute of FishWorld with drags to the reefs, taps and
+tilts), replayed by `quintet playground replay carworld --json`
 and by the WebAssembly module in Chromium (fed through the host protocol's exports exactly as
 the page feeds it), must give the same events, field for field, and the same draw list on every
 frame (an FNV-1a hash over all of them)."""
@@ -128,6 +129,72 @@ def test_the_sweater_pile_replays_the_same_natively_and_in_the_browser(server, b
     browser.get(server.url("/playground/"))
     browser.set_script_timeout(180)
     wasm = browser.execute_async_script(PLAY_LOG, {"game": 4, "seed": seed, "items": items})
+    assert "error" not in wasm, wasm.get("error")
+    expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
+                for e in report["events"]]
+    assert len(wasm["events"]) == len(expected)
+    for i, (got, want) in enumerate(zip(wasm["events"], expected)):
+        assert got == want, f"event {i} differs: wasm {got}, native {want}"
+    assert wasm["hash"] == report["draw_list_hash"], "the frames drew differently"
+
+
+def make_fish_log(seed: int, frames: int) -> tuple[str, list]:
+    """A FishWorld log of `frames` frames (16, 17, 17 ms): every 4 s a finger presses in the open
+    water, drags in 150 steps (one a frame) to one of the three reefs in turn, and lifts; a second
+    finger taps now and then; a tilt every 5 s (a current on the fish)."""
+    rng = random.Random(seed)
+    reefs = [(170, 630), (512, 645), (854, 630)]
+    lines, items = ["quintet-playground-log 1", "game fishworld", f"seed {seed}"], []
+
+    def touch(tid, phase, x, y):
+        x, y = round(x * 8) / 8, round(y * 8) / 8
+        lines.append(f"t {tid} {phase} {x} {y}")
+        items.append(["t", tid, phase, x, y])
+
+    drag = None
+    for i in range(frames):
+        if i % 240 == 20:
+            start = (rng.randrange(300, 724), rng.randrange(160, 360))
+            drag = (start, reefs[(i // 240) % 3], i)
+            touch(1, 0, *start)
+        elif drag is not None:
+            (x0, y0), (x1, y1), began = drag
+            k = min(1.0, (i - began) / 150)
+            touch(1, 1, x0 + (x1 - x0) * k, y0 + (y1 - y0) * k)
+            if i - began == 200:
+                touch(1, 3, x1, y1)
+                drag = None
+        if i % 170 == 90:
+            x, y = rng.randrange(100, 924), rng.randrange(100, 600)
+            touch(2, 0, x, y)
+            touch(2, 3, x, y)
+        if i % 300 == 7:
+            tilt = [rng.choice([-0.25, 0, 0.25]), rng.choice([-0.25, 0.25]), -0.875]
+            lines.append("a " + " ".join(str(v) for v in tilt))
+            items.append(["a", *tilt])
+        ms = 16 if i % 3 == 0 else 17
+        lines.append(f"f {ms}")
+        items.append(["f", ms])
+    return "\n".join(lines) + "\n", items
+
+
+def test_a_minute_of_fishworld_replays_the_same_natively_and_in_the_browser(server, browser, tmp_path):
+    seed = 3
+    text, items = make_fish_log(seed, 3600)
+    log_file = tmp_path / "fishworld.log"
+    log_file.write_text(text)
+    native = subprocess.run([str(quintet_binary()), "playground", "replay", "fishworld", "--inputs", str(log_file), "--json"],
+                            capture_output=True, text=True, timeout=300)
+    assert native.returncode == 0, native.stderr
+    report = json.loads(native.stdout)
+    assert report["frames"] == 3600 and report["game"] == "fishworld" and report["seed"] == seed
+    kinds = {e["kind"] for e in report["events"]}
+    # The minute has sounds, lures (6) and fish that came home (2, 4).
+    assert {1, 2, 4, 6} <= kinds, kinds
+
+    browser.get(server.url("/playground/"))
+    browser.set_script_timeout(180)
+    wasm = browser.execute_async_script(PLAY_LOG, {"game": 3, "seed": seed, "items": items})
     assert "error" not in wasm, wasm.get("error")
     expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
                 for e in report["events"]]

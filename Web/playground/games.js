@@ -24,6 +24,19 @@ export const GAMES = [
   // CarWorld with CarWorldRules.crowded (50+ cars from about 40 s on): the game
   // `make bench-playground` measures the page's frame rate with (?game=carworld-crowded).
   { index: 1, name: "carworld-crowded", ...CARWORLD },
+  // FishWorld (docs/playground.md, "FishWorld"): the bar counts the fish at home. Events: 2 the
+  // number of fish home changed (value; 0 when a new round starts), 3 every fish is home (value 9).
+  {
+    index: 3,
+    name: "fishworld",
+    titleKey: "playground.fishworld.title",
+    atlases: ["fishworld"],
+    sounds: SOUNDS.fishworld,
+    startScore: 0,
+    // Kind 3 carries the count too (9): the bar shows it again with "You won!".
+    score: (event) => (event.kind === 2 || event.kind === 3 ? event.value : null),
+    won: (event) => event.kind === 3,
+  },
   // The story's sweater pile (docs/playground.md, "The sweater pile"): ?game=sweaters&seed=N
   // drops N sweaters (0–10); events 2 a sweater landed (value: how many have), 3 everything
   // rests (value: the count), 4 the tenth toppled the pile.

@@ -71,6 +71,43 @@ function horn(ctx, out, at) {
   return 0.26;
 }
 
+/** A bubbly chime: a quick rising "bloop" then a bell note a sixth up (a fish came home). */
+function homeChime(ctx, out, at) {
+  tone(ctx, out, { hz: 420, glideTo: 780, start: at, length: 0.12, peak: 0.1 });
+  tone(ctx, out, { hz: 880, start: at + 0.1, length: 0.32, peak: 0.12 });
+  tone(ctx, out, { hz: 1318.5, start: at + 0.18, length: 0.3, peak: 0.06 });
+  return 0.5;
+}
+
+/** A soft "blip", a short upward glide (fish dart toward the finger). */
+function blip(ctx, out, at) {
+  tone(ctx, out, { hz: 520, glideTo: 900, start: at, length: 0.1, peak: 0.09 });
+  return 0.12;
+}
+
+/** A happy rising run, G A B D G, on a soft triangle, and a bubble on top (every fish home). */
+function happyRun(ctx, out, at) {
+  [392, 440, 493.88, 587.33, 783.99].forEach((hz, i) => {
+    tone(ctx, out, { type: "triangle", hz, start: at + i * 0.1, length: i === 4 ? 0.45 : 0.16, peak: 0.13 });
+  });
+  tone(ctx, out, { hz: 600, glideTo: 1200, start: at + 0.55, length: 0.15, peak: 0.06 });
+  return 0.9;
+}
+
+/** A low, soft "boop" gliding down (a fish bounced off a reef of another colour). */
+function boop(ctx, out, at) {
+  tone(ctx, out, { hz: 330, glideTo: 220, start: at, length: 0.18, peak: 0.1, attack: 0.02 });
+  return 0.2;
+}
+
+/** A gentle whoosh of bubbles: three quick rising blips (a new round, the fish swim out). */
+function bubbles(ctx, out, at) {
+  [0, 0.09, 0.17].forEach((delay, i) => {
+    tone(ctx, out, { hz: 380 + 90 * i, glideTo: 760 + 120 * i, start: at + delay, length: 0.11, peak: 0.08 });
+  });
+  return 0.3;
+}
+
 /** A soft "plop": a low sine sliding down (a sweater lands on the pile). */
 function plop(ctx, out, at) {
   tone(ctx, out, { hz: 330, glideTo: 165, start: at, length: 0.16, peak: 0.16 });
@@ -95,6 +132,8 @@ function tumble(ctx, out, at) {
 /** Each game's sound list, by the index its module sends. */
 export const SOUNDS = {
   carworld: [chime, puff, arpeggio, horn], // 0 point collected, 1 crash, 2 won, 3 car stopped/started
+  // 0 a fish home, 1 fish dart to a touch, 2 won, 3 a wrong reef pushes a fish out, 4 a new round
+  fishworld: [homeChime, blip, happyRun, boop, bubbles],
   sweaters: [plop, boing, tumble], // 0 a sweater lands, 1 a touched sweater hops, 2 the pile topples
 };
 

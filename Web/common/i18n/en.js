@@ -347,6 +347,7 @@ export default {
   "playground.summary": "A children's story-game: cars at traffic lights, a ship steered by tilting, fish, all moved by a physics engine.",
   "playground.carworld.title": "CarWorld",
   "playground.sweaters.title": "The sweater pile",
+  "playground.fishworld.title": "FishWorld",
   "playground.score": "Score {score}",
   "playground.won": "You won!",
   "playground.sound": "Sound",

@@ -347,6 +347,7 @@ export default {
   "playground.summary": "Un gioco-racconto per bambini: auto al semaforo, una nave guidata inclinando il telefono, pesci, tutto mosso da un motore fisico.",
   "playground.carworld.title": "Il mondo delle auto",
   "playground.sweaters.title": "La pila di maglioni",
+  "playground.fishworld.title": "Il mondo dei pesci",
   "playground.score": "Punti {score}",
   "playground.won": "Hai vinto!",
   "playground.sound": "Suono",
