@@ -82,7 +82,8 @@ public enum PlaygroundGames {
     /// Index → name; the index is the position.
     /// 1, `carworld-crowded`: CarWorld with `CarWorldRules.crowded` (50+ cars from about 40 s
     /// on), the game `make bench-playground` measures, in both builds and on the page.
-    public static let names: [String] = ["carworld", "carworld-crowded"]
+    /// 2, `shipworld`: steer a boat down a river by tilt (ShipWorld.swift).
+    public static let names: [String] = ["carworld", "carworld-crowded", "shipworld"]
 
     /// The index of a game name, or nil.
     public static func index(of name: String) -> Int32? {
@@ -94,6 +95,7 @@ public enum PlaygroundGames {
         switch index {
         case 0: return CarWorld(seed: seed)
         case 1: return CarWorld(seed: seed, rules: .crowded)
+        case 2: return ShipWorld(seed: seed)
         default: return nil
         }
     }

@@ -111,6 +111,18 @@ export class Tilt {
   }
 }
 
+/** The tilt the arrow keys and the on-screen pad stand for, for games steered by tilt
+ *  (games.js `tiltPad`): held directions dx, dy (each -1, 0 or 1; dy = 1 is down the screen)
+ *  become the reading of a device tipped 0.5 g that way, as a ball would roll (the right edge
+ *  lowered reads x < 0, the top edge lowered y < 0), rounded to 1/1024 g; nothing held is
+ *  level, (0, 0, 1). */
+export function padTilt(dx, dy) {
+  const size = Math.hypot(dx, dy);
+  if (size === 0) return { x: 0, y: 0, z: 1 };
+  const x = toTilt((-0.5 * dx) / size), y = toTilt((0.5 * dy) / size);
+  return { x: x + 0, y: y + 0, z: toTilt(Math.sqrt(1 - x * x - y * y)) };
+}
+
 /** The input log of one game from its start: the header, then a line for every input sent
  *  and every frame, in the order the module got them (docs/playground.md, "Input log"). */
 export class InputLog {
