@@ -75,9 +75,11 @@ public struct ShipRiver {
     /// The length of the centre line (points).
     public var length: Double { along[along.count - 1] }
 
-    /// The banks as one closed outline (left bank downstream, then the right bank back up):
-    /// the loop chain of the physics world, in points.
-    public var outline: [Vec2] { left + right.reversed() }
+    /// The banks as one closed outline, wound so that the water is on every segment's colliding
+    /// side (Physics2D chains are one-sided: shapes collide from the `rightPerp` side): the
+    /// `right` bank downstream, then the `left` bank back up. The loop chain of the physics
+    /// world, in points.
+    public var outline: [Vec2] { right + left.reversed() }
 
     /// The point of the centre line nearest to `p`: its segment, the point, the distance from
     /// `p`, and how far along the river it is (points).
