@@ -310,7 +310,7 @@ public final class ShipWorld: PlaygroundGame {
         stage.advance(time: Double(ms) / 1000)
         if elapsedMilliseconds >= nextBoatEvent {
             nextBoatEvent = elapsedMilliseconds + 250
-            emit(ShipWorldEvent.boat, value: Int32(progress.rounded()), x: boat.x, y: boat.y)
+            emit(ShipWorldEvent.boat, value: Int32(progress.rounded(.toNearestOrEven)), x: boat.x, y: boat.y)
         }
         for e in pending { events.emit(e.kind, subject: e.subject, value: e.value, x: e.x, y: e.y) }
         pending.removeAll(keepingCapacity: true)
