@@ -8,7 +8,7 @@ the page: every 50 ms it reads the boat's latest position (ShipWorld's event kin
 (the waypoints below, ShipRiver.waypoints in Sources/Playground/ShipWorldMap.swift, joined by
 straight lines) and dispatches a `DeviceOrientationEvent` tipping the device 0.6 g toward the
 point 110 points further down the river. It first dispatches a level reading (beta = gamma = 0),
-which the game takes as level. It stops at the first "won" event (kind 3)."""
+which the game takes as level. It stops at the first "won" event (kind 3, at the dock)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,8 @@ let tips = 0;
 tip(0, 0);  // level first
 const timer = setInterval(() => {
   const events = game.events();
-  const won = events.find((e) => e.kind === 3);
+  // ShipWorld's "won" is at the dock (another game's kind 3 left in the buffer is not).
+  const won = events.find((e) => e.kind === 3 && Math.abs(e.x - dock[0]) < 1 && Math.abs(e.y - dock[1]) < 1);
   if (won) { clearInterval(timer); done({ won, tips, ms: performance.now() - started }); return; }
   if (performance.now() - started > timeoutMs) {
     clearInterval(timer);
