@@ -80,6 +80,21 @@ def test_arrow_keys_and_the_pad_steer_where_there_is_no_sensor(server, browser):
         after = boat(browser)
         ActionChains(browser).release().perform()
         assert after["y"] - before["y"] > 15, (before, after)
+        # Then the sensor wakes up (iOS: after that first touch), the tablet held tipped 35°
+        # toward the child: that is level now, the boat is not pushed down; tipped back to 5°
+        # (top edge lowered, relative to 35°) it goes up, where unlevelled 5° would push down.
+        tip = "dispatchEvent(new DeviceOrientationEvent('deviceorientation', {alpha: 0, beta: arguments[0], gamma: arguments[1]}))"
+        browser.execute_script(tip, 35, 0)
+        wait(browser, lambda d: not pad.is_displayed(), "a sensor reading did not hide the pad")
+        time.sleep(0.6)  # the boat's momentum from the pad fades
+        held = boat(browser)
+        time.sleep(1.2)
+        still = boat(browser)
+        assert abs(still["y"] - held["y"]) < 30, (held, still)
+        browser.execute_script(tip, 5, 0)
+        time.sleep(1.2)
+        up = boat(browser)
+        assert still["y"] - up["y"] > 25, (held, still, up)
         assert severe_console_entries(browser) == []
 
 

@@ -8,7 +8,7 @@ import { applyTranslations, t } from "/common/i18n.js";
 import { drawList, listImages } from "./draw.js";
 import { GAMES, SOUND_EVENT, gameNamed } from "./games.js";
 import { GameModule, HostError, loadAtlas } from "./host.js";
-import { InputLog, TILT, TOUCH, Tilt, attachTouches, padTilt } from "./input.js";
+import { InputLog, TILT, TOUCH, Tilt, attachTouches, padTilt, toTilt } from "./input.js";
 import { Sound } from "./sound.js";
 
 const MAX_DT = 100; // ms: the contract's clamp; a longer pause (a hidden tab) counts as 100
@@ -150,6 +150,19 @@ function setHeld(direction, on) {
   padReading = padTilt(Number(held.right) - Number(held.left), Number(held.down) - Number(held.up));
 }
 
+// A sensor that starts reading after the keys or pad were used (iOS asks for the sensors on
+// the first touch, which may be on the pad) would find the game's level taken from the pad:
+// its readings are then sent relative to its own first one, so the way the child holds the
+// device is level again.
+let sensorBase = null;
+
+function levelled(reading) {
+  if (!reading || !padReading) return reading;
+  if (!sensorBase) sensorBase = reading;
+  const x = toTilt(reading.x - sensorBase.x), y = toTilt(reading.y - sensorBase.y);
+  return { x: x + 0, y: y + 0, z: toTilt(Math.sqrt(Math.max(0, 1 - x * x - y * y))) };
+}
+
 function attachPad() {
   addEventListener("keydown", (event) => {
     if (!KEYS[event.key] || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -185,7 +198,7 @@ function attachPad() {
  *  the pad's first reading a level one, which the game takes as level), then dt ms of game,
  *  its draw list, its events. */
 function step(dt) {
-  const sensor = tilt.latest();
+  const sensor = levelled(tilt.latest());
   const pad = $("#pg-pad");
   if (pad && pad.hidden !== Boolean(sensor)) pad.hidden = Boolean(sensor);
   const reading = sensor || padReading;
