@@ -3,7 +3,8 @@ taps on the crossings and the roads (and a minute of FishWorld with drags to the
 tilts), replayed by `quintet playground replay carworld --json`
 and by the WebAssembly module in Chromium (fed through the host protocol's exports exactly as
 the page feeds it), must give the same events, field for field, and the same draw list on every
-frame (an FNV-1a hash over all of them)."""
+frame (an FNV-1a hash over all of them). ShipWorld (game 2) likewise from a scripted tilt log, and the
+sweater pile (game 4) from taps on a toppling pile."""
 
 from __future__ import annotations
 
@@ -195,6 +196,59 @@ def test_a_minute_of_fishworld_replays_the_same_natively_and_in_the_browser(serv
     browser.get(server.url("/playground/"))
     browser.set_script_timeout(180)
     wasm = browser.execute_async_script(PLAY_LOG, {"game": 3, "seed": seed, "items": items})
+    assert "error" not in wasm, wasm.get("error")
+    expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
+                for e in report["events"]]
+    assert len(wasm["events"]) == len(expected)
+    for i, (got, want) in enumerate(zip(wasm["events"], expected)):
+        assert got == want, f"event {i} differs: wasm {got}, native {want}"
+    assert wasm["hash"] == report["draw_list_hash"], "the frames drew differently"
+
+
+def make_tilt_log(seed: int, frames: int) -> tuple[str, list]:
+    """A ShipWorld log of `frames` frames: a level reading, then every 0.4 s a tilt toward a
+    scripted heading (right along the top reach, then down, left, down, right: roughly the
+    river's course, so the boat bumps banks and obstacles), rounded to 1/1024 g, and a touch
+    held now and then."""
+    rng = random.Random(seed)
+    headings = [(1, 0), (1, 0.3), (0, 1), (-1, 0.2), (-1, 0), (0, 1), (1, 0.2), (1, 0)]
+    lines, items = ["quintet-playground-log 1", "game shipworld", f"seed {seed}", "a 0 0 1"], [["a", 0.0, 0.0, 1.0]]
+    for i in range(frames):
+        if i % 24 == 5:
+            dx, dy = headings[min(len(headings) - 1, i * len(headings) // frames)]
+            norm = (dx * dx + dy * dy) ** 0.5
+            x = round(-0.5 * dx / norm * 1024 + rng.randrange(-60, 61)) / 1024
+            y = round(0.5 * dy / norm * 1024 + rng.randrange(-60, 61)) / 1024
+            z = round((max(0.0, 1 - x * x - y * y)) ** 0.5 * 1024) / 1024
+            lines.append(f"a {x} {y} {z}")
+            items.append(["a", x, y, z])
+        if i % 300 == 150:
+            px, py = rng.randrange(0, 8192) / 8, rng.randrange(0, 6144) / 8
+            for phase in (0, 3):
+                lines.append(f"t 1 {phase} {px} {py}")
+                items.append(["t", 1, phase, px, py])
+        ms = 17 if i % 3 == 0 else 16
+        lines.append(f"f {ms}")
+        items.append(["f", ms])
+    return "\n".join(lines) + "\n", items
+
+
+def test_a_shipworld_tilt_log_replays_the_same_natively_and_in_the_browser(server, browser, tmp_path):
+    seed = 3
+    text, items = make_tilt_log(seed, 1800)
+    log_file = tmp_path / "shipworld.log"
+    log_file.write_text(text)
+    native = subprocess.run([str(quintet_binary()), "playground", "replay", "shipworld", "--inputs", str(log_file), "--json"],
+                            capture_output=True, text=True, timeout=300)
+    assert native.returncode == 0, native.stderr
+    report = json.loads(native.stdout)
+    assert report["frames"] == 1800 and report["game"] == "shipworld" and report["seed"] == seed
+    kinds = {e["kind"] for e in report["events"]}
+    assert {1, 4, 6} <= kinds, kinds  # sounds, bumps, boat positions
+
+    browser.get(server.url("/playground/"))
+    browser.set_script_timeout(180)
+    wasm = browser.execute_async_script(PLAY_LOG, {"game": 2, "seed": seed, "items": items})
     assert "error" not in wasm, wasm.get("error")
     expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
                 for e in report["events"]]

@@ -91,7 +91,7 @@ public enum PlaygroundGames {
     /// Index → name; the index is the position.
     /// 1, `carworld-crowded`: CarWorld with `CarWorldRules.crowded` (50+ cars from about 40 s
     /// on), the game `make bench-playground` measures, in both builds and on the page.
-    /// 2, `shipworld`: ShipWorld (docs/playground.md, "ShipWorld"); until it is merged, `make` has no case for it.
+    /// 2, `shipworld`: steer a boat down a river by tilt (ShipWorld.swift, docs/playground.md "ShipWorld").
     /// 3, `fishworld`: FishWorld (docs/playground.md, "FishWorld").
     /// 4, `sweaters`: the story's sweater pile (SweaterPile.swift), the seed its count.
     public static let names: [String] = ["carworld", "carworld-crowded", "shipworld", "fishworld", "sweaters"]
@@ -106,6 +106,7 @@ public enum PlaygroundGames {
         switch index {
         case 0: return CarWorld(seed: seed)
         case 1: return CarWorld(seed: seed, rules: .crowded)
+        case 2: return ShipWorld(seed: seed)
         case 3: return FishWorld(seed: seed)
         case 4: return SweaterPile(seed: seed)
         default: return nil

@@ -24,6 +24,18 @@ export const GAMES = [
   // CarWorld with CarWorldRules.crowded (50+ cars from about 40 s on): the game
   // `make bench-playground` measures the page's frame rate with (?game=carworld-crowded).
   { index: 1, name: "carworld-crowded", ...CARWORLD },
+  // ShipWorld (docs/playground.md, "ShipWorld"): steered by tilt; tiltPad: the arrow keys and
+  // the on-screen pad stand in for the sensor (playground.js). No score: kind 3 is the win.
+  {
+    index: 2,
+    name: "shipworld",
+    titleKey: "playground.shipworld.title",
+    atlases: ["shipworld"],
+    sounds: SOUNDS.shipworld,
+    tiltPad: true,
+    score: () => null,
+    won: (event) => event.kind === 3,
+  },
   // FishWorld (docs/playground.md, "FishWorld"): the bar counts the fish at home. Events: 2 the
   // number of fish home changed (value; 0 when a new round starts), 3 every fish is home (value 9).
   {

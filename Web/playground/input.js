@@ -73,6 +73,21 @@ export function tiltOfOrientation(beta, gamma) {
   return { x: -Math.cos(b) * Math.sin(g), y: Math.sin(b), z: Math.cos(b) * Math.cos(g) };
 }
 
+/** How far the screen is turned from the device's natural orientation, degrees (90: a phone on
+ *  its side, top to the left). */
+function screenAngle() {
+  const angle = globalThis.screen?.orientation?.angle ?? globalThis.orientation ?? 0;
+  return Number(angle) || 0;
+}
+
+/** A reading (x, y in g, device axes: x along the natural orientation's width, y up it) in the
+ *  axes of a screen turned angle degrees: x along the screen's width as shown, y up it. A tablet
+ *  held in landscape (90) reads x = -device y, y = device x. */
+export function screenAxes(x, y, angle) {
+  const a = (angle * Math.PI) / 180, c = Math.round(Math.cos(a) * 1e9) / 1e9, s = Math.round(Math.sin(a) * 1e9) / 1e9;
+  return { x: x * c - y * s + 0, y: x * s + y * c + 0 };
+}
+
 /** The device's tilt, from devicemotion (preferred) or deviceorientation: latest() is the
  *  last reading in g rounded to 1/1024 g, or null before any. permit() asks iOS for the
  *  sensors (it must run in a touch or click handler; elsewhere it does nothing). */
@@ -94,8 +109,11 @@ export class Tilt {
     });
   }
 
+  /** Keeps a reading, turned from the device's axes into the screen's as it is turned now
+   *  (screenAxes), so "x" is always along the screen's width. */
   set(x, y, z) {
-    this.reading = { x: toTilt(x), y: toTilt(y), z: toTilt(z) };
+    const turned = screenAxes(x, y, screenAngle());
+    this.reading = { x: toTilt(turned.x), y: toTilt(turned.y), z: toTilt(z) };
   }
 
   latest() {
@@ -109,6 +127,18 @@ export class Tilt {
       if (Kind && typeof Kind.requestPermission === "function") Kind.requestPermission().catch(() => {});
     }
   }
+}
+
+/** The tilt the arrow keys and the on-screen pad stand for, for games steered by tilt
+ *  (games.js `tiltPad`): held directions dx, dy (each -1, 0 or 1; dy = 1 is down the screen)
+ *  become the reading of a device tipped 0.5 g that way, as a ball would roll (the right edge
+ *  lowered reads x < 0, the top edge lowered y < 0), rounded to 1/1024 g; nothing held is
+ *  level, (0, 0, 1). */
+export function padTilt(dx, dy) {
+  const size = Math.hypot(dx, dy);
+  if (size === 0) return { x: 0, y: 0, z: 1 };
+  const x = toTilt((-0.5 * dx) / size), y = toTilt((0.5 * dy) / size);
+  return { x: x + 0, y: y + 0, z: toTilt(Math.sqrt(1 - x * x - y * y)) };
 }
 
 /** The input log of one game from its start: the header, then a line for every input sent

@@ -129,12 +129,42 @@ function tumble(ctx, out, at) {
   return 0.8;
 }
 
+/** A soft water "bloop": a sine sliding down (ShipWorld: the boat bumped a bank or a log). */
+function bloop(ctx, out, at) {
+  tone(ctx, out, { hz: 330, glideTo: 170, start: at, length: 0.28, peak: 0.16, attack: 0.02 });
+  return 0.3;
+}
+
+/** A gentle "quack-quack": two short falling triangle notes (ShipWorld: the boat bumped a duck). */
+function quack(ctx, out, at) {
+  tone(ctx, out, { type: "triangle", hz: 520, glideTo: 380, start: at, length: 0.12, peak: 0.1 });
+  tone(ctx, out, { type: "triangle", hz: 520, glideTo: 380, start: at + 0.16, length: 0.14, peak: 0.1 });
+  return 0.32;
+}
+
+/** The harbour's bell, ding-dong, then a rising G C E (ShipWorld: in the harbour, won). */
+function harbourBell(ctx, out, at) {
+  tone(ctx, out, { hz: 880, start: at, length: 0.4, peak: 0.12 });
+  tone(ctx, out, { hz: 659.25, start: at + 0.2, length: 0.4, peak: 0.12 });
+  [392, 523.25, 659.25].forEach((hz, i) => {
+    tone(ctx, out, { type: "triangle", hz, start: at + 0.45 + i * 0.1, length: i === 2 ? 0.4 : 0.15, peak: 0.12 });
+  });
+  return 0.9;
+}
+
+/** A soft boat's toot, rising a little (ShipWorld: a new trip from the start). */
+function toot(ctx, out, at) {
+  tone(ctx, out, { type: "triangle", hz: 294, glideTo: 349, start: at, length: 0.35, peak: 0.12, attack: 0.04 });
+  return 0.37;
+}
+
 /** Each game's sound list, by the index its module sends. */
 export const SOUNDS = {
   carworld: [chime, puff, arpeggio, horn], // 0 point collected, 1 crash, 2 won, 3 car stopped/started
   // 0 a fish home, 1 fish dart to a touch, 2 won, 3 a wrong reef pushes a fish out, 4 a new round
   fishworld: [homeChime, blip, happyRun, boop, bubbles],
   sweaters: [plop, boing, tumble], // 0 a sweater lands, 1 a touched sweater hops, 2 the pile topples
+  shipworld: [bloop, quack, harbourBell, toot], // 0 bump, 1 duck bumped, 2 won (harbour), 3 new trip
 };
 
 /** Plays voice (a function of SOUNDS) on ctx now; returns its length in seconds. */
