@@ -6,7 +6,19 @@ import Testing
 /// to the same win through the host, as `quintet playground replay` and the page run it.
 @Suite struct WinPathTests {
     /// Frames the autopilot may take per game (60 per second of game time).
-    static let budgets: [String: Int] = ["carworld": 90 * 60]
+    static let budgets: [String: Int] = ["carworld": 90 * 60, "shipworld": 45 * 60, "fishworld": 60 * 60, "sweaters": 20 * 60]
+
+    /// Every game of the story has a win log, and the log replays to the same win.
+    @Test(arguments: [("shipworld", UInt32(1)), ("shipworld", 7), ("fishworld", 1), ("fishworld", 7), ("sweaters", 10), ("sweaters", 3)])
+    func everyGamesWinLogReplaysToTheWin(game: String, seed: UInt32) throws {
+        let budget = try #require(Self.budgets[game])
+        let path = try #require(WinPath.play(game: game, seed: seed, maxFrames: budget))
+        let won = try #require(path.wonAtFrame, "\(game) seed \(seed): not won in \(budget) frames")
+        let replay = try Replay.run(InputLog(parsing: path.log.text))
+        let wins = replay.events.filter { $0.kind == WinPath.wonKind }
+        #expect(wins.count == 1 && wins.first?.frame == UInt32(won))
+        #expect(replay.frames == won)
+    }
 
     @Test(arguments: [UInt32(1), 2, 3, 4, 5])
     func carWorldsAutopilotWins(seed: UInt32) throws {
