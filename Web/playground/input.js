@@ -141,6 +141,101 @@ export function padTilt(dx, dy) {
   return { x: x + 0, y: y + 0, z: toTilt(Math.sqrt(1 - x * x - y * y)) };
 }
 
+/** Arrow keys and an on-screen pad standing in for the tilt sensor, for games steered by tilt
+ *  (games.js `tiltPad`), on the game page and on the story's pages. The held directions become
+ *  readings (padTilt), sent and logged like the sensor's; the pad shows until a real sensor reads.
+ *  A sensor that starts after the keys or pad were used (iOS grants it on the first touch, which
+ *  may be on the pad) would find the game's level taken from the pad: its readings are then
+ *  made relative to its own first one, so the way the child holds the device is level again.
+ *
+ *    const steer = new TiltPad(); steer.attach(container, label);  // keys + pad buttons
+ *    for (const reading of steer.readings(tilt.latest(), lastSent)) send(reading);  // each frame
+ */
+export class TiltPad {
+  constructor() {
+    this.held = { left: false, right: false, up: false, down: false };
+    this.padReading = null; // null until a key or the pad is first used
+    this.sensorBase = null;
+    this.pad = null;
+    this.detachers = [];
+  }
+
+  setHeld(direction, on) {
+    if (this.held[direction] === on) return;
+    this.held[direction] = on;
+    const h = this.held;
+    this.padReading = padTilt(Number(h.right) - Number(h.left), Number(h.down) - Number(h.up));
+  }
+
+  levelled(reading) {
+    if (!reading || !this.padReading) return reading;
+    if (!this.sensorBase) this.sensorBase = reading;
+    const x = toTilt(reading.x - this.sensorBase.x), y = toTilt(reading.y - this.sensorBase.y);
+    return { x: x + 0, y: y + 0, z: toTilt(Math.sqrt(Math.max(0, 1 - x * x - y * y))) };
+  }
+
+  /** Listens to the arrow keys and puts the pad (four 80-point buttons, `id`) into container;
+   *  label(direction) names each button; gesture() runs on a press (the sensors' permission). */
+  attach(container, { id = "pg-pad", className = "pg-pad", label = (d) => d, gesture = () => {} } = {}) {
+    const KEYS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
+    const listen = (target, type, listener) => {
+      target.addEventListener(type, listener);
+      this.detachers.push(() => target.removeEventListener(type, listener));
+    };
+    listen(globalThis, "keydown", (event) => {
+      if (!KEYS[event.key] || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      this.setHeld(KEYS[event.key], true);
+    });
+    listen(globalThis, "keyup", (event) => { if (KEYS[event.key]) this.setHeld(KEYS[event.key], false); });
+    listen(globalThis, "blur", () => { for (const d of Object.keys(this.held)) this.setHeld(d, false); });
+    const pad = document.createElement("div");
+    pad.id = id;
+    pad.className = className;
+    for (const direction of ["up", "left", "right", "down"]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = `pg-pad-${direction}`;
+      button.dataset.direction = direction;
+      button.dataset.target = `pad-${direction}`;
+      button.dataset.i18nAttr = `aria-label:playground.pad.${direction}`;
+      button.setAttribute("aria-label", label(direction));
+      const release = () => this.setHeld(direction, false);
+      button.addEventListener("pointerdown", (event) => {
+        event.preventDefault();
+        gesture();
+        this.setHeld(direction, true);
+      });
+      for (const type of ["pointerup", "pointercancel", "pointerleave"]) button.addEventListener(type, release);
+      button.addEventListener("contextmenu", (event) => event.preventDefault());
+      pad.append(button);
+    }
+    container.append(pad);
+    this.pad = pad;
+    return pad;
+  }
+
+  detach() {
+    for (const undo of this.detachers.splice(0)) undo();
+    if (this.pad) this.pad.remove();
+    this.pad = null;
+  }
+
+  /** The readings to send this frame, in order, given the sensor's latest (or null) and the last
+   *  reading sent (or null): before the pad's first reading a level one (which the game takes as
+   *  level), then the newest when it changed. Hides the pad once a sensor reads. */
+  readings(sensorReading, lastSent) {
+    const sensor = this.levelled(sensorReading);
+    if (this.pad && this.pad.hidden !== Boolean(sensor)) this.pad.hidden = Boolean(sensor);
+    const reading = sensor || this.padReading;
+    const out = [];
+    if (reading && !sensor && !lastSent) out.push(padTilt(0, 0));
+    const last = out.length ? out[out.length - 1] : lastSent;
+    if (reading && (!last || reading.x !== last.x || reading.y !== last.y || reading.z !== last.z)) out.push(reading);
+    return out;
+  }
+}
+
 /** The input log of one game from its start: the header, then a line for every input sent
  *  and every frame, in the order the module got them (docs/playground.md, "Input log"). */
 export class InputLog {

@@ -8,7 +8,7 @@ import { applyTranslations, t } from "/common/i18n.js";
 import { drawList, listImages } from "./draw.js";
 import { GAMES, SOUND_EVENT, gameNamed } from "./games.js";
 import { GameModule, HostError, loadAtlas } from "./host.js";
-import { InputLog, TILT, TOUCH, Tilt, attachTouches, padTilt, toTilt } from "./input.js";
+import { InputLog, TILT, TOUCH, Tilt, TiltPad, attachTouches } from "./input.js";
 import { Sound } from "./sound.js";
 
 const MAX_DT = 100; // ms: the contract's clamp; a longer pause (a hidden tab) counts as 100
@@ -137,75 +137,19 @@ function sendTilt(reading) {
   lastTilt = reading;
 }
 
-// --- Arrow keys and the on-screen pad, for games steered by tilt (games.js `tiltPad`): the
-// held directions become tilt readings (input.js padTilt), sent and logged like the sensor's.
-// The pad shows until the first reading of a real sensor arrives.
-const held = { left: false, right: false, up: false, down: false };
-let padReading = null; // null until a key or the pad is first used
-const KEYS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
-
-function setHeld(direction, on) {
-  if (held[direction] === on) return;
-  held[direction] = on;
-  padReading = padTilt(Number(held.right) - Number(held.left), Number(held.down) - Number(held.up));
-}
-
-// A sensor that starts reading after the keys or pad were used (iOS asks for the sensors on
-// the first touch, which may be on the pad) would find the game's level taken from the pad:
-// its readings are then sent relative to its own first one, so the way the child holds the
-// device is level again.
-let sensorBase = null;
-
-function levelled(reading) {
-  if (!reading || !padReading) return reading;
-  if (!sensorBase) sensorBase = reading;
-  const x = toTilt(reading.x - sensorBase.x), y = toTilt(reading.y - sensorBase.y);
-  return { x: x + 0, y: y + 0, z: toTilt(Math.sqrt(Math.max(0, 1 - x * x - y * y))) };
-}
+// Arrow keys and the on-screen pad, for games steered by tilt (games.js `tiltPad`; input.js
+// TiltPad): the held directions become tilt readings, sent and logged like the sensor's.
+const steer = new TiltPad();
 
 function attachPad() {
-  addEventListener("keydown", (event) => {
-    if (!KEYS[event.key] || event.altKey || event.ctrlKey || event.metaKey) return;
-    event.preventDefault();
-    setHeld(KEYS[event.key], true);
-  });
-  addEventListener("keyup", (event) => { if (KEYS[event.key]) setHeld(KEYS[event.key], false); });
-  addEventListener("blur", () => { for (const d of Object.keys(held)) setHeld(d, false); });
-  const pad = document.createElement("div");
-  pad.id = "pg-pad";
-  pad.className = "pg-pad";
-  for (const direction of ["up", "left", "right", "down"]) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = `pg-pad-${direction}`;
-    button.dataset.direction = direction;
-    button.dataset.i18nAttr = `aria-label:playground.pad.${direction}`;
-    button.setAttribute("aria-label", t(`playground.pad.${direction}`));
-    const release = () => setHeld(direction, false);
-    button.addEventListener("pointerdown", (event) => {
-      event.preventDefault();
-      tilt.permit();
-      setHeld(direction, true);
-    });
-    for (const type of ["pointerup", "pointercancel", "pointerleave"]) button.addEventListener(type, release);
-    button.addEventListener("contextmenu", (event) => event.preventDefault());
-    pad.append(button);
-  }
-  $("#pg-stage").append(pad);
+  steer.attach($("#pg-stage"), { label: (d) => t(`playground.pad.${d}`), gesture: () => tilt.permit() });
 }
 
 /** One frame: the newest tilt (when it changed: the sensor's, else the keys' or pad's; before
  *  the pad's first reading a level one, which the game takes as level), then dt ms of game,
  *  its draw list, its events. */
 function step(dt) {
-  const sensor = levelled(tilt.latest());
-  const pad = $("#pg-pad");
-  if (pad && pad.hidden !== Boolean(sensor)) pad.hidden = Boolean(sensor);
-  const reading = sensor || padReading;
-  if (reading && !sensor && !lastTilt) sendTilt(padTilt(0, 0));
-  if (reading && (!lastTilt || reading.x !== lastTilt.x || reading.y !== lastTilt.y || reading.z !== lastTilt.z)) {
-    sendTilt(reading);
-  }
+  for (const reading of steer.readings(tilt.latest(), lastTilt)) sendTilt(reading);
   module.frame(dt);
   frames += 1;
   if (log) log.frame(dt);

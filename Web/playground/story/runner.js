@@ -9,7 +9,7 @@
 import { drawList, listImages } from "../draw.js";
 import { gameNamed } from "../games.js";
 import { GameModule, HostError, loadAtlas } from "../host.js";
-import { TILT, TOUCH, Tilt, attachTouches, parseInputLog } from "../input.js";
+import { TILT, TOUCH, Tilt, TiltPad, attachTouches, parseInputLog } from "../input.js";
 
 const MAX_DT = 100;
 const EVENTS_KEPT = 500;
@@ -31,7 +31,8 @@ function atlas(name) {
 export class GameRunner {
   /** canvas: the page's canvas (CSS size 1024 × 768 inside the scaled box); sound: the story's
    *  Sound; onEvent(event): each event of kind other than sound. */
-  constructor(canvas, { sound, speed = 1, onEvent = () => {}, onError = () => {} }) {
+  constructor(canvas, { sound, speed = 1, onEvent = () => {}, onError = () => {}, padLabel }) {
+    this.padLabel = padLabel;
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
     this.sound = sound;
@@ -45,7 +46,7 @@ export class GameRunner {
     this.recent = [];
     this.stage = { width: 1024, height: 768 };
     this.detach = null;
-    this.keys = new Set();
+    this.steer = new TiltPad();
   }
 
   /** Loads the module and the game's atlases; the game named name (games.js). */
@@ -66,28 +67,16 @@ export class GameRunner {
     this.detach = attachTouches(this.canvas, () => this.stage, (id, phase, x, y) => {
       if (this.running) this.guard(() => this.module.input(TOUCH, id, phase, x, y, 0));
     }, () => { tilt.permit(); this.sound.unlock(); });
-    this.onKey = (event) => this.key(event);
-    addEventListener("keydown", this.onKey);
-    addEventListener("keyup", this.onKey);
+    // Games steered by tilt: the arrow keys and a pad stand in where there is no sensor.
+    if (this.game.tiltPad) {
+      this.steer.attach(this.canvas.parentElement, {
+        id: "story-pad", className: "pg-pad story-pad", label: this.padLabel || ((d) => d), gesture: () => tilt.permit(),
+      });
+    }
     this.running = true;
     this.paused = true;
     this.step(0);
     this.publish();
-  }
-
-  /** Arrow keys tilt the device by 0.5 g (for games played by tilt, where there is no sensor). */
-  key(event) {
-    const arrows = { ArrowLeft: 1, ArrowRight: 1, ArrowUp: 1, ArrowDown: 1 };
-    if (!arrows[event.key]) return;
-    if (event.type === "keydown") this.keys.add(event.key); else this.keys.delete(event.key);
-    event.preventDefault();
-  }
-
-  keyTilt() {
-    if (this.keys.size === 0) return null;
-    const x = (this.keys.has("ArrowRight") ? 0.5 : 0) - (this.keys.has("ArrowLeft") ? 0.5 : 0);
-    const y = (this.keys.has("ArrowDown") ? 0.5 : 0) - (this.keys.has("ArrowUp") ? 0.5 : 0);
-    return { x, y, z: Math.round(Math.sqrt(Math.max(0, 1 - x * x - y * y)) * 1024) / 1024 };
   }
 
   /** The canvas's pixels: the box's scale times devicePixelRatio, so the picture stays sharp. */
@@ -120,11 +109,11 @@ export class GameRunner {
 
   /** One frame; sensors false when a log gives the inputs. */
   step(dt, sensors = true) {
-    const reading = sensors ? this.keyTilt() || tilt.latest() : null;
-    const last = this.lastTilt;
-    if (reading && (!last || reading.x !== last.x || reading.y !== last.y || reading.z !== last.z)) {
-      this.module.input(TILT, 0, 0, reading.x, reading.y, reading.z);
-      this.lastTilt = reading;
+    if (sensors) {
+      for (const reading of this.steer.readings(tilt.latest(), this.lastTilt)) {
+        this.module.input(TILT, 0, 0, reading.x, reading.y, reading.z);
+        this.lastTilt = reading;
+      }
     }
     this.module.frame(dt);
     this.frames += 1;
@@ -179,10 +168,7 @@ export class GameRunner {
     this.paused = true;
     if (this.detach) this.detach();
     this.detach = null;
-    if (this.onKey) {
-      removeEventListener("keydown", this.onKey);
-      removeEventListener("keyup", this.onKey);
-    }
+    this.steer.detach();
     if (window.quintetPlayground && window.quintetPlayground.runner === this) delete window.quintetPlayground;
   }
 

@@ -33,6 +33,7 @@ const WORDS = {
     exported: "The progress file was saved.", imported: "Progress loaded.", wasReset: "Everything starts again. Undo brings it back.",
     badFile: "That file is not Playground progress: nothing was changed.", locked: "Not yet", page: "Page {n}",
     error: "The page could not open: {detail}",
+    up: "Steer up", left: "Steer left", right: "Steer right", down: "Steer down",
   },
   it: {
     story: "Storia", sweaters: "Maglioni", loot: "Bottino", credits: "Crediti", cat: "Il gatto", lamp: "La lampada",
@@ -45,6 +46,7 @@ const WORDS = {
     exported: "Il file dei progressi \u00e8 stato salvato.", imported: "Progressi caricati.", wasReset: "Si ricomincia da capo. Annulla li riporta.",
     badFile: "Questo file non contiene progressi di Playground: non \u00e8 cambiato nulla.", locked: "Non ancora", page: "Pagina {n}",
     error: "La pagina non si \u00e8 potuta aprire: {detail}",
+    up: "Vai su", left: "Vai a sinistra", right: "Vai a destra", down: "Vai gi\u00f9",
   },
   fr: {
     story: "Histoire", sweaters: "Pulls", loot: "Tr\u00e9sor", credits: "Cr\u00e9dits", cat: "Le chat", lamp: "La lampe",
@@ -57,6 +59,7 @@ const WORDS = {
     exported: "La progression a \u00e9t\u00e9 enregistr\u00e9e.", imported: "Progression charg\u00e9e.", wasReset: "Tout recommence. Annuler la rend.",
     badFile: "Ce fichier n'est pas une progression de Playground : rien n'a chang\u00e9.", locked: "Pas encore", page: "Page {n}",
     error: "La page n'a pas pu s'ouvrir : {detail}",
+    up: "Vers le haut", left: "Vers la gauche", right: "Vers la droite", down: "Vers le bas",
   },
 };
 
@@ -266,6 +269,7 @@ async function openPage(id, { bonus = false } = {}) {
         sound, speed,
         onEvent: (event) => { if (event.kind === 3) finishPage(page); },
         onError: showError,
+        padLabel: (direction) => word(direction),
       });
       await page.runner.load(GAME_PAGES[id]);
       if (token !== openToken) return;
