@@ -17,6 +17,7 @@ export class Narrator {
     this.current = null; // { id, lang, done }
     this.spoken = 0;
     this.history = []; // the last 100 lines said: { lang, id, src, subtitle, shown } (tests)
+    this.rate = 1; // the story's ?speed=: lines play this many times faster (tests)
   }
 
   async load() {
@@ -63,13 +64,15 @@ export class Narrator {
       };
       current.done = finish;
       this.current = current;
-      const readTime = this.subtitles && text ? this.duration(lang, id) + 400 : 300;
+      const readTime = this.subtitles && text ? this.duration(lang, id) / this.rate + 400 : 300;
       if (this.muted) { current.timer = setTimeout(finish, readTime); return; }
       this.audio.src = `/playground/voice/${lang}/${id}.mp3`;
       this.audio.volume = this.volume;
+      this.audio.playbackRate = this.rate;
+      this.audio.defaultPlaybackRate = this.rate;
       this.audio.onended = finish;
       // The longest a line may take (a stalled file must not hold the page).
-      current.timer = setTimeout(finish, this.duration(lang, id) + 2500);
+      current.timer = setTimeout(finish, this.duration(lang, id) / this.rate + 2500);
       this.audio.play().catch(() => {
         // Not allowed yet (no gesture) or no file: the subtitle's time, then go on.
         clearTimeout(current.timer);
