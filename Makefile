@@ -7,7 +7,7 @@
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
-PYTEST = e2e/.venv/bin/python -m pytest e2e -q
+PYTEST = e2e/.venv/bin/python -m pytest e2e -q -m "not long"
 
 # Release builds link the Swift runtime statically: a third of the start-up time, which
 # counts when `quintet tempo` runs once per file.
@@ -36,9 +36,11 @@ e2e: bootstrap web-assets
 # in headless Chromium (e2e/long_graph_map.py), thirty minutes of CarWorld (e2e/long_playground.py)
 # and issue 22's studio acceptance scenario as written (e2e/long_radio_studio.py: 20 s on air, a
 # deck, a listener, chat, a 5 s cut), and issue 23's story in Italian, English and French with a
-# screenshot and the frame rate of every page (e2e/long_playground_story.py), against an existing debug build.
+# screenshot and the frame rate of every page (e2e/long_playground_story.py), then the e2e tests marked
+# `long` (ShipWorld and FishWorld won on the game page at real speed), against an existing debug build.
 e2e-long: bootstrap web-assets
 	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python -m pytest e2e/long_graph_map.py e2e/long_playground.py e2e/long_radio_studio.py e2e/long_playground_story.py -q -s
+	QUINTET_BIN="$(QUINTET_BIN)" e2e/.venv/bin/python -m pytest e2e -q -s -m long
 
 # docs/phone.md's pictures: each app on a 390×844 phone viewport, against the debug build
 # (docs/images/phone-*.png; by hand when pages change, never part of `make test`), then the graph

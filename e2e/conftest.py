@@ -62,6 +62,9 @@ def wait(subject, condition, message, timeout: float = WAIT, interval: float = 0
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "bug(text): a known bug of Quintet the test exposes; the test fails until it is fixed")
+    config.addinivalue_line(
+        "markers", "long: runs in `make e2e-long` only (`make test` deselects it with -m 'not long'): the "
+        "same ground is covered more briefly in make test")
 
 
 def pytest_sessionstart(session):

@@ -34,6 +34,8 @@ def need_built_game() -> None:
         assert path.is_file(), f"{path} is missing: build it with `make wasm` (the module and the atlases)"
 
 
+# make e2e-long: the story path in make test wins FishWorld with the same driver (at ?speed=4).
+@pytest.mark.long
 def test_fishworld_is_won_with_the_mouse_on_the_canvas(server, browser):
     need_built_game()
     with viewport(browser, 1024, 768, mobile=False):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -43,6 +45,8 @@ def load(driver, url: str) -> None:
     wait(driver, lambda d: boat(d) is not None, "no boat position event")
 
 
+# make e2e-long: the story path in make test wins ShipWorld by DeviceOrientation events too (at ?speed=4).
+@pytest.mark.long
 def test_shipworld_is_won_by_device_orientation_alone(server, browser):
     need_built_game()
     with viewport(browser, 1024, 768, mobile=False):

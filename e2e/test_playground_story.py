@@ -101,7 +101,7 @@ def test_a_hidden_page_is_still_and_quiet(browser, server):
     base = server.url("").rstrip("/")
     progress = {"version": 1, "won": ["wake"], "finished": ["wake"], "best": 1, "drawings": 0, "lang": "en",
                 "subtitles": False, "volume": 0.8}
-    open_story(browser, base, speed=1, progress=progress)
+    open_story(browser, base, speed=4, progress=progress)
     click(browser, "drawer-story")
     click(browser, "page-carworld")
     wait(browser, lambda d: (state(d, "page()") or {}).get("started"), "CarWorld did not start", timeout=30)
