@@ -135,6 +135,8 @@ def child_path(driver, base: str, lang: str, *, speed: int = 4, subtitles: bool 
     """The whole path in lang from a fresh progress; returns the progress at the end."""
     open_story(driver, base, speed=speed)
     choose_language(driver, lang)
+    if shots is not None:
+        driver.save_screenshot(str(shots / f"story-{lang}-00-chest.png"))
     if subtitles:
         turn_subtitles_on(driver)
     click(driver, "drawer-story")
