@@ -97,11 +97,12 @@ struct ServerTests {
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
                 let html = String(buffer: response.body)
-                for system in ["library", "runner", "radio", "crowd", "playground"] {
-                    #expect(html.contains("href=\"/\(system)/\""))
+                // Each card leads to its system's page; the playground's to its story (issue 23).
+                for entry in ["library/", "runner/", "radio/", "crowd/", "playground/story/"] {
+                    #expect(html.contains("href=\"/\(entry)\""), "\(entry)")
                 }
             }
-            for path in ["/library/", "/runner/", "/radio/", "/crowd/", "/playground/", "/common/i18n.js", "/common/style.css"] {
+            for path in ["/library/", "/runner/", "/radio/", "/crowd/", "/playground/", "/playground/story/", "/common/i18n.js", "/common/style.css"] {
                 try await client.execute(uri: path, method: .get) { #expect($0.status == .ok, "\(path)") }
             }
         }
