@@ -4,6 +4,8 @@
 // the line has been spoken (or skipped by a tap, or could not play: then after the time a reader
 // needs when subtitles show, else at once). Hidden page: the line pauses, and goes on when the
 // page shows again.
+import { api } from "/common/api.js";
+
 export class Narrator {
   constructor(subtitle) {
     this.audio = new Audio();
@@ -22,8 +24,8 @@ export class Narrator {
 
   async load() {
     const [lines, index] = await Promise.all([
-      fetch("/playground/story/lines.json").then((r) => (r.ok ? r.json() : {})).catch(() => ({})),
-      fetch("/playground/voice/index.json").then((r) => (r.ok ? r.json() : {})).catch(() => ({})),
+      api("/playground/story/lines.json").catch(() => ({})),
+      api("/playground/voice/index.json").catch(() => ({})),
     ]);
     this.lines = lines;
     this.durations = index;

@@ -6,13 +6,13 @@
 //
 // ?speed=N (1–8) runs the games N frames per animation frame (tests, demonstrations);
 // #page=<id> opens a page directly when it is unlocked.
+import { $ } from "/common/dom.js";
 import { Sound } from "../sound.js";
 import { Narrator } from "./narrator.js";
 import { GameRunner } from "./runner.js";
 import { EFFECTS, Music, effect } from "./story-sound.js";
 import * as Progress from "./progress.js";
 
-const $ = (selector) => document.querySelector(selector);
 const story = $("#story");
 
 /** The games of the story's pages: page id → the module's game name. */

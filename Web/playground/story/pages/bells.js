@@ -1,6 +1,7 @@
 // Page 9, "bells": five bells hang from a wooden arch; a tap rings one (it swings, plays its
 // note, music notes float up, a bow lights on its ribbon). Every bell rung once = finished;
 // they keep ringing after.
+import { svg as svgNode } from "/common/dom.js";
 import { C, cloud, createPage, stitchRect } from "./kit.js";
 
 const BELLS = [
@@ -67,7 +68,7 @@ function mount(root, api) {
       { transform: "rotate(8deg)" }, { transform: "rotate(-4deg)" }, { transform: "rotate(0deg)" },
     ], 1300, { origin: "50% 0%", easing: "ease-out" });
     const b = BELLS[i];
-    const layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    const layer = svgNode("g");
     layer.innerHTML = note(b.x + 40, BEAM_Y + b.rope + 40, b.fill) + note(b.x - 50, BEAM_Y + b.rope + 70, b.fill);
     notes.append(layer);
     layer.querySelectorAll(".qp-note").forEach((n, k) => kit.play(n, [

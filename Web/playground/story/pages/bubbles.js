@@ -1,9 +1,9 @@
 // Bonus page "bubbles" (loot at 3 sweaters): soap bubbles rise from a bath with a rubber duck;
 // a tap pops one (and a dot of the string of pearls on top fills). Eight popped = finished;
 // bubbles keep coming after, and a bubble that floats away is never missed.
+import { svg as svgNode } from "/common/dom.js";
 import { C, createPage, stitchRect } from "./kit.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const GOAL = 8;
 const MAX_BUBBLES = 6;
 const TINTS = [C.blueLight, C.pinkLight, C.purpleLight, C.yellowLight, "#c9ecd9"];
@@ -52,7 +52,7 @@ function mount(root, api) {
     const r = 44 + ((serial * 7) % 17);
     const b = {
       id: serial++, x, y, r, phase: Math.random() * 6.28, speed: 45 + Math.random() * 25,
-      el: document.createElementNS(SVG, "g"),
+      el: svgNode("g"),
     };
     b.el.setAttribute("data-target", `bubble-${b.id}`);
     b.el.innerHTML = `<g class="qp-bubble">

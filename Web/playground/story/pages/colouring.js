@@ -1,6 +1,7 @@
 // Page 6, "colouring": a drawing of six parts (sun, roof, wall, door, tree, meadow) and six
 // crayons; the red crayon is in hand, a tap on another picks it, a tap on a part colours it
 // (again and again, any colour). Every part coloured = finished.
+import { svg as svgNode } from "/common/dom.js";
 import { C, cloud, createPage, starPath } from "./kit.js";
 
 const CRAYONS = [C.red, C.orange, C.yellow, C.leaf, C.blue, C.purple];
@@ -74,7 +75,7 @@ function mount(root, api) {
     shape.setAttribute("fill", CRAYONS[chosen]);
     el.setAttribute("data-colour", CRAYONS[chosen]);
     api.sound("pop");
-    const star = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    const star = svgNode("g");
     star.setAttribute("transform", `translate(${point.x.toFixed(1)} ${point.y.toFixed(1)})`);
     star.innerHTML = `<path d="${starPath(28)}" fill="${C.yellow}" stroke="#ffffff" stroke-width="3"/>`;
     sparkles.append(star);

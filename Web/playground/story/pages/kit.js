@@ -2,12 +2,12 @@
 // filling the 1024×768 box), client px → stage units, timers and tweens that destroy() ends,
 // drags with pointer capture, one-shot animations that respect reduced motion, the finish guard
 // and the happy burst. Every page module builds on `createPage`.
+import { svg as svgNode } from "/common/dom.js";
 
 export const STAGE_W = 1024;
 export const STAGE_H = 768;
 export const FINISH_DELAY = 1200; // ms of happy animation before api.finish() (200 with reduced motion)
 
-const SVG = "http://www.w3.org/2000/svg";
 let serial = 0;
 
 /** Loads pages.css once per document (the story frame may link it itself). */
@@ -78,7 +78,7 @@ export function createPage(root, api, id, { background = C.sky } = {}) {
   ensureStyles();
   const uid = `qp${++serial}`;
   const reduced = Boolean(api.reducedMotion);
-  const svg = document.createElementNS(SVG, "svg");
+  const svg = svgNode("svg");
   svg.setAttribute("viewBox", `0 0 ${STAGE_W} ${STAGE_H}`);
   svg.setAttribute("width", String(STAGE_W));
   svg.setAttribute("height", String(STAGE_H));
@@ -289,7 +289,7 @@ export function createPage(root, api, id, { background = C.sky } = {}) {
 
 /** Hearts and stars fly up from the bottom and fade: the happy burst of a finished page. */
 function celebrate(kit) {
-  const layer = document.createElementNS(SVG, "g");
+  const layer = svgNode("g");
   layer.setAttribute("class", "qp-burst");
   layer.setAttribute("pointer-events", "none");
   kit.svg.append(layer);
@@ -299,9 +299,9 @@ function celebrate(kit) {
     const x = 70 + ((i * 5) % count) * (884 / (count - 1));
     const y = kit.reduced ? 120 + ((i * 137) % 300) : 820;
     const colour = colours[i % colours.length];
-    const g = document.createElementNS(SVG, "g");
+    const g = svgNode("g");
     g.setAttribute("transform", `translate(${x} ${y})`);
-    const inner = document.createElementNS(SVG, "path");
+    const inner = svgNode("path");
     inner.setAttribute("d", i % 2 ? starPath(26) : heartPath(22));
     inner.setAttribute("fill", colour);
     inner.setAttribute("stroke", "#ffffff");
