@@ -14,6 +14,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import ARTIFACTS, REPO, launch_browser, open_page, severe_console_entries, wait
 from drive_fishworld import FISH_REGIONS, REEF_REGIONS, win_fishworld
+from test_playground_page import measure_sounds
 from test_shell import viewport
 
 WEB = REPO / "Web"
@@ -68,22 +69,7 @@ def test_fishworld_is_won_with_the_mouse_on_the_canvas(server, browser):
 
 def test_fishworld_sounds_are_short_soft_and_heard(server, browser):
     open_page(browser, server.url("/"))
-    measured = browser.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        (async () => {
-          const { SOUNDS, render } = await import("/playground/sound.js");
-          const out = [];
-          for (const voice of SOUNDS.fishworld) {
-            const ctx = new OfflineAudioContext(1, 44100 * 2, 44100);
-            const length = render(ctx, voice);
-            const data = (await ctx.startRendering()).getChannelData(0);
-            let peak = 0, lastLoud = 0;
-            data.forEach((v, i) => { peak = Math.max(peak, Math.abs(v)); if (Math.abs(v) > 0.001) lastLoud = i; });
-            out.push({ length, peak, heardUntil: lastLoud / 44100 });
-          }
-          return out;
-        })().then(done, (error) => done({ error: String(error) }));""")
-    assert "error" not in measured, measured
+    measured = measure_sounds(browser, "fishworld")
     assert len(measured) == 5  # home, dart, won, wrong reef, new round
     for index, sound in enumerate(measured):
         assert 0.02 < sound["peak"] <= 0.35, f"sound {index}: peak {sound['peak']}"

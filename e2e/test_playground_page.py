@@ -671,12 +671,13 @@ def test_input_logs_are_read_by_the_rules_of_the_native_replay(own_server, brows
     assert read["line"].startswith("InputLogError: line 3: unknown line `x`")
 
 
-def test_sounds_are_short_soft_and_heard(own_server, browser):
-    open_page(browser, own_server.url("/"))
-    measured = run(browser, """
+def measure_sounds(driver, game: str) -> list[dict]:
+    """Each voice of SOUNDS[game] (sound.js) rendered offline in the page: its stated length, its
+    peak and the last moment it is still heard (above 0.001), in seconds."""
+    return run(driver, """
         const { SOUNDS, render } = await import("/playground/sound.js");
         const out = [];
-        for (const voice of SOUNDS.carworld) {
+        for (const voice of SOUNDS[args[0]]) {
           const ctx = new OfflineAudioContext(1, 44100 * 2, 44100);
           const length = render(ctx, voice);
           const data = (await ctx.startRendering()).getChannelData(0);
@@ -684,7 +685,12 @@ def test_sounds_are_short_soft_and_heard(own_server, browser):
           data.forEach((v, i) => { peak = Math.max(peak, Math.abs(v)); if (Math.abs(v) > 0.001) lastLoud = i; });
           out.push({ length, peak, heardUntil: lastLoud / 44100 });
         }
-        return out;""")
+        return out;""", game)
+
+
+def test_sounds_are_short_soft_and_heard(own_server, browser):
+    open_page(browser, own_server.url("/"))
+    measured = measure_sounds(browser, "carworld")
     assert len(measured) == 4  # point, crash, won, stopped/started
     for index, sound in enumerate(measured):
         assert 0.02 < sound["peak"] <= 0.35, f"sound {index}: peak {sound['peak']}"

@@ -77,6 +77,18 @@ def f32_bits(value: float) -> int:
     return struct.unpack("<I", struct.pack("<f", value))[0]
 
 
+def assert_same_game(wasm: dict, report: dict) -> None:
+    """The module's run (PLAY_LOG's answer) equals the native replay's JSON: every event field for
+    field (x and y as float32 bits) and the hash of every frame's draw list."""
+    assert "error" not in wasm, wasm.get("error")
+    expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
+                for e in report["events"]]
+    assert len(wasm["events"]) == len(expected)
+    for i, (got, want) in enumerate(zip(wasm["events"], expected)):
+        assert got == want, f"event {i} differs: wasm {got}, native {want}"
+    assert wasm["hash"] == report["draw_list_hash"], "the frames drew differently"
+
+
 def test_a_minute_of_carworld_replays_the_same_natively_and_in_the_browser(server, browser, tmp_path):
     seed = 11
     text, items = make_log(seed, 3600)
@@ -94,13 +106,7 @@ def test_a_minute_of_carworld_replays_the_same_natively_and_in_the_browser(serve
     browser.get(server.url("/playground/"))
     browser.set_script_timeout(180)
     wasm = browser.execute_async_script(PLAY_LOG, {"seed": seed, "items": items})
-    assert "error" not in wasm, wasm.get("error")
-    expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
-                for e in report["events"]]
-    assert len(wasm["events"]) == len(expected)
-    for i, (got, want) in enumerate(zip(wasm["events"], expected)):
-        assert got == want, f"event {i} differs: wasm {got}, native {want}"
-    assert wasm["hash"] == report["draw_list_hash"], "the frames drew differently"
+    assert_same_game(wasm, report)
 
 
 def test_the_sweater_pile_replays_the_same_natively_and_in_the_browser(server, browser, tmp_path):
@@ -130,13 +136,7 @@ def test_the_sweater_pile_replays_the_same_natively_and_in_the_browser(server, b
     browser.get(server.url("/playground/"))
     browser.set_script_timeout(180)
     wasm = browser.execute_async_script(PLAY_LOG, {"game": 4, "seed": seed, "items": items})
-    assert "error" not in wasm, wasm.get("error")
-    expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
-                for e in report["events"]]
-    assert len(wasm["events"]) == len(expected)
-    for i, (got, want) in enumerate(zip(wasm["events"], expected)):
-        assert got == want, f"event {i} differs: wasm {got}, native {want}"
-    assert wasm["hash"] == report["draw_list_hash"], "the frames drew differently"
+    assert_same_game(wasm, report)
 
 
 def make_fish_log(seed: int, frames: int) -> tuple[str, list]:
@@ -196,13 +196,7 @@ def test_a_minute_of_fishworld_replays_the_same_natively_and_in_the_browser(serv
     browser.get(server.url("/playground/"))
     browser.set_script_timeout(180)
     wasm = browser.execute_async_script(PLAY_LOG, {"game": 3, "seed": seed, "items": items})
-    assert "error" not in wasm, wasm.get("error")
-    expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
-                for e in report["events"]]
-    assert len(wasm["events"]) == len(expected)
-    for i, (got, want) in enumerate(zip(wasm["events"], expected)):
-        assert got == want, f"event {i} differs: wasm {got}, native {want}"
-    assert wasm["hash"] == report["draw_list_hash"], "the frames drew differently"
+    assert_same_game(wasm, report)
 
 
 def make_tilt_log(seed: int, frames: int) -> tuple[str, list]:
@@ -249,13 +243,7 @@ def test_a_shipworld_tilt_log_replays_the_same_natively_and_in_the_browser(serve
     browser.get(server.url("/playground/"))
     browser.set_script_timeout(180)
     wasm = browser.execute_async_script(PLAY_LOG, {"game": 2, "seed": seed, "items": items})
-    assert "error" not in wasm, wasm.get("error")
-    expected = [[e["frame"], e["kind"], e["subject"], e["value"], f32_bits(e["x"]), f32_bits(e["y"])]
-                for e in report["events"]]
-    assert len(wasm["events"]) == len(expected)
-    for i, (got, want) in enumerate(zip(wasm["events"], expected)):
-        assert got == want, f"event {i} differs: wasm {got}, native {want}"
-    assert wasm["hash"] == report["draw_list_hash"], "the frames drew differently"
+    assert_same_game(wasm, report)
 
 
 def test_replay_refuses_a_bad_log_with_its_line(tmp_path):

@@ -15,6 +15,7 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import ARTIFACTS, REPO, open_page, severe_console_entries, wait
 from drive_shipworld import win_shipworld
+from test_playground_page import measure_sounds
 from test_shell import viewport
 
 WEB = REPO / "Web"
@@ -126,21 +127,7 @@ def test_tilt_readings_are_turned_to_the_screen_and_the_keys_are_tilts(server, b
 def test_shipworld_sounds_are_short_soft_and_heard(server, browser):
     open_page(browser, server.url("/"))
     browser.set_script_timeout(20)
-    measured = browser.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        (async () => {
-          const { SOUNDS, render } = await import("/playground/sound.js");
-          const out = [];
-          for (const voice of SOUNDS.shipworld) {
-            const ctx = new OfflineAudioContext(1, 44100 * 2, 44100);
-            const length = render(ctx, voice);
-            const data = (await ctx.startRendering()).getChannelData(0);
-            let peak = 0, lastLoud = 0;
-            data.forEach((v, i) => { peak = Math.max(peak, Math.abs(v)); if (Math.abs(v) > 0.001) lastLoud = i; });
-            out.push({ length, peak, heardUntil: lastLoud / 44100 });
-          }
-          return out;
-        })().then(done, (e) => done([{ error: String(e) }]));""")
+    measured = measure_sounds(browser, "shipworld")
     assert len(measured) == 4, measured  # bump, duck, won, new trip
     for index, sound in enumerate(measured):
         assert 0.02 < sound["peak"] <= 0.35, f"sound {index}: {sound}"
