@@ -30,5 +30,17 @@ public enum QuintetStore {
                 t.column("expires_at", .double).notNull()
             }
         }
+        registry.register(system: system, "v3-invites") { db in
+            // Single-use invitation links (issue 24): the link carries a random token, the
+            // table only its SHA-256; used_at/used_by are set when someone registers with it.
+            try db.create(table: "invites") { t in
+                t.column("token_hash", .text).primaryKey()
+                t.column("created_by", .integer).indexed().references("users", onDelete: .setNull)
+                t.column("created_at", .double).notNull()
+                t.column("expires_at", .double).notNull()
+                t.column("used_at", .double)
+                t.column("used_by", .integer).references("users", onDelete: .setNull)
+            }
+        }
     }
 }

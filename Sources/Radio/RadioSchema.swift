@@ -80,5 +80,6 @@ public enum RadioSchema {
                 t.primaryKey(["show_id", "user_id"])
             }
         }
+        CommunitySchema.registerMigrations(in: &registry)
     }
 }
