@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import QuintetServer
+@testable import QuintetServer
 import QuintetStore
 import Radio
 import Testing
@@ -198,6 +198,22 @@ struct AccountRouteTests {
             try await client.execute(uri: "/radio/users/2/picture", method: .get) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/radio/users/2/picture?size=12", method: .get) { #expect($0.status == .badRequest) }
         }
+    }
+
+    @Test("live: a mount is cut at the smaller of the show's longest episode and the owner's plan's")
+    func liveCut() throws {
+        let s = try AccountServer(registration: .invite)
+        defer { s.remove() }
+        let radio = RadioStore(database: s.database)
+        let member = try #require(try UserStore(database: s.database, cost: 4).find(name: "member"))
+        let show = try radio.createShow(owner: member.id!, .init(title: "Long talk", maxEpisodeSeconds: 7200))
+        let directory = StoreRadioDirectory(store: radio)
+        #expect(try directory.show(mount: show.mount)?.maxEpisodeSeconds == 7200)  // no plan: the show's
+        let plans = RadioPlans(database: s.database)
+        try plans.add(name: "short", maxEpisodeSeconds: 1800, isDefault: true)
+        #expect(try directory.show(mount: show.mount)?.maxEpisodeSeconds == 1800)  // the plan's, smaller
+        try plans.set(name: "short", maxEpisodeSeconds: 9000)
+        #expect(try directory.show(mount: show.mount)?.maxEpisodeSeconds == 7200)  // the show's, smaller
     }
 
     @Test("publishing over the plan's episodes online is 422 plan_limit with the figures")
