@@ -304,7 +304,9 @@ public struct RadioStore: Sendable {
             row.size = summary.size
             row.endedAt = endedAt ?? row.startedAt.addingTimeInterval(summary.duration)
             if let peaks { row.peaks = peaks }
-            if show?.publishAutomatically ?? true {
+            // Auto-publish stops at the owner's plan limit: the episode stays `recorded`.
+            let withinPlan = show.map { (try? RadioPlans.checkPublish(db, ownerID: $0.ownerID)) != nil } ?? true
+            if show?.publishAutomatically ?? true, withinPlan {
                 row.state = .published
                 row.publishedAt = row.endedAt
             } else {
@@ -325,7 +327,8 @@ public struct RadioStore: Sendable {
         }
     }
 
-    /// Puts a recorded episode in the feed (a published one stays as it is).
+    /// Puts a recorded episode in the feed (a published one stays as it is). Throws
+    /// ``PlanLimitError`` when the owner's plan has as many episodes online as it allows.
     @discardableResult
     public func publish(episodeID: Int64, at date: Date = Date()) throws -> RadioEpisode {
         try database.pool.write { db in
@@ -336,6 +339,9 @@ public struct RadioStore: Sendable {
             case .live: throw RadioStoreError.wrongState("episode \(episodeID) is still live")
             case .published: return episode
             case .recorded:
+                if let show = try RadioShow.fetchOne(db, key: episode.showID) {
+                    try RadioPlans.checkPublish(db, ownerID: show.ownerID)  // PlanLimitError at the limit
+                }
                 episode.state = .published
                 episode.publishedAt = date
                 try episode.update(db)
@@ -428,11 +434,18 @@ public struct RadioStore: Sendable {
         let summary = try Self.summarize(fileAt: source, contentType: contentType)
         let modified = (try? source.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? Date()
         let start = modified.addingTimeInterval(-summary.duration)
+        if let owner = try show(id: showID)?.ownerID {
+            // PlanLimitError when longer than the plan's longest episode or past its storage.
+            try RadioPlans(database: database).checkNewEpisode(ownerID: owner, seconds: summary.duration, bytes: summary.size)
+        }
         let episode = try newEpisode(showID: showID, title: title ?? source.deletingPathExtension().lastPathComponent,
                                      description: description, contentType: contentType, state: .live, start: start)
         do {
             try FileManager.default.copyItem(at: source, to: fileURL(of: episode))
             var done = try finalise(episode, endedAt: modified, computePeaks: computePeaks)
+            if publish == true, done.state != .published, let owner = try show(id: showID)?.ownerID {
+                try RadioPlans(database: database).checkPublish(ownerID: owner)
+            }
             if let publish, publish != (done.state == .published) {
                 try database.pool.write { db in
                     done.state = publish ? .published : .recorded

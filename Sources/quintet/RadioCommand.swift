@@ -11,7 +11,7 @@ struct RadioCommand: ParsableCommand {
         commandName: "radio",
         abstract: "The radio: shows (mount, stream key, feed) and their episodes.",
         subcommands: [CreateShow.self, Shows.self, Episodes.self, ImportEpisode.self, Publish.self, DeleteEpisode.self,
-                      ResetKey.self]
+                      ResetKey.self, RadioPlansCommand.self]
     )
 
     /// Where the printed URLs point: `--public-url`, else QUINTET_PUBLIC_URL, else
@@ -316,4 +316,5 @@ func printCompactJSON(_ value: some Encodable) throws {
 /// Turns radio store errors into command-line errors with their message.
 func radioCall<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as RadioStoreError { throw ValidationError(error.description) }
+    catch let error as PlanLimitError { throw ValidationError(error.description) }
 }

@@ -4,6 +4,7 @@ import Hummingbird
 import LibraryCore
 import Logging
 import QuintetServer
+import QuintetStore
 
 /// `quintet serve`: the web server for every system.
 struct Serve: AsyncParsableCommand {
@@ -105,6 +106,19 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("http-port"),
             help: ArgumentHelp("With HTTPS: also plain HTTP on this port, redirecting pages to HTTPS and serving /tls/ and Icecast as they are (env QUINTET_HTTP_PORT).", valueName: "port"))
     var httpPort: Int?
+
+    @Option(name: .customLong("registration"),
+            help: ArgumentHelp("Who may create an account: open (anyone), invite (with an invitation link, the default) or closed (env QUINTET_REGISTRATION).", valueName: "open|invite|closed"))
+    var registration: String?
+
+    /// `--registration`, else QUINTET_REGISTRATION, else `invite`.
+    func resolvedRegistration() throws -> RegistrationMode {
+        let text = registration ?? Environment.value("QUINTET_REGISTRATION") ?? "invite"
+        guard let mode = RegistrationMode(rawValue: text.lowercased()) else {
+            throw ValidationError("--registration must be open, invite or closed, not '\(text)'")
+        }
+        return mode
+    }
 
     /// The TLS source the flags and environment name, nil for plain HTTP.
     func resolvedTLS() throws -> TLSSource? {
@@ -235,6 +249,7 @@ struct Serve: AsyncParsableCommand {
         try validateCrowdTiles()
         _ = try resolvedCrowdGeocoder()
         _ = try resolvedMusicBrainz()
+        _ = try resolvedRegistration()
         if logLevel == nil, let text = Environment.value("QUINTET_LOG_LEVEL"), Logger.Level(rawValue: text) == nil {
             throw ValidationError("QUINTET_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -274,6 +289,7 @@ struct Serve: AsyncParsableCommand {
         config.tls = try resolvedTLS()
         config.httpPort = try resolvedHTTPPort()
         config.musicBrainz = try resolvedMusicBrainz()
+        config.registration = try resolvedRegistration()
         if let folder = config.libraryDirectory {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {

@@ -6,7 +6,7 @@ import QuintetStore
 struct Users: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage the user accounts shared by every system (Subsonic, radio, web).",
-        subcommands: [Add.self, List.self, Remove.self, Passwd.self]
+        subcommands: [Add.self, List.self, Remove.self, Passwd.self, Invite.self]
     )
 
     struct Add: ParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import QuintetStore
+import Radio
 
 /// An HTTP error rendered as `{"error": {"code": "...", "message": "..."}}`.
 ///
@@ -61,6 +62,10 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .userNotFound: return APIError(.notFound, message: error.description)
             case .database, .unusableDataFolder: return nil
             }
+        case let error as PlanLimitError:
+            // A plan's limit (issue 24 §1): storage is "too large", the rest "unprocessable".
+            return APIError(error.limit == "max_storage_bytes" ? .contentTooLarge : .unprocessableContent,
+                            code: "plan_limit", message: error.description)
         case is DecodingError:
             return APIError(.badRequest, code: "invalid_json", message: "the request body is not the JSON this endpoint expects")
         default:

@@ -51,7 +51,8 @@ public enum QuintetApplication {
                                   auth: Authenticator? = nil,
                                   publicURL: String? = nil,
                                   crowd: CrowdRoutes.Configuration? = nil,
-                                  secureCookies: Bool = false) -> Router<QuintetRequestContext> {
+                                  secureCookies: Bool = false,
+                                  registration: RegistrationMode = .invite) -> Router<QuintetRequestContext> {
         PrometheusMetrics.bootstrap()
         let router = Router(context: QuintetRequestContext.self)
         router.middlewares.add(RequestLogMiddleware(.info))
@@ -73,6 +74,8 @@ public enum QuintetApplication {
         let auth = auth ?? Authenticator(database: database)
         SessionRoutes.add(to: router, auth: auth, secureCookies: secureCookies)
         RadioRoutes.add(to: router, radio: RadioStore(database: database, decoder: AudioFileDecoder()), auth: auth, publicURL: publicURL)
+        AccountRoutes.add(to: router, auth: auth, registration: registration, publicURL: publicURL, secureCookies: secureCookies)
+        ProfileRoutes.add(to: router, database: database, auth: auth)
         RadioEffectsRoutes.add(to: router, dataDirectory: database.directory, auth: auth, limiter: limiter)
         RadioUploadRoutes.add(to: router, store: RadioStore(database: database, decoder: AudioFileDecoder()),
                               dataDirectory: database.directory, auth: auth, limiter: limiter)
@@ -133,7 +136,7 @@ public enum QuintetApplication {
         let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
                                 publicURL: configuration.publicURL, crowd: crowdRoutes,
-                                secureCookies: configuration.tls != nil)
+                                secureCookies: configuration.tls != nil, registration: configuration.registration)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
         RadioIngestRoute.addPlainAnswer(to: router)
         RadioGuestRoute.addPlainAnswer(to: router)

@@ -1,6 +1,7 @@
 import Foundation
 import LibraryCore
 import Logging
+import QuintetStore
 
 /// Everything `quintet serve` needs to start, after flags and environment are resolved.
 public struct ServerConfiguration: Sendable {
@@ -55,6 +56,8 @@ public struct ServerConfiguration: Sendable {
     /// Where band members are looked up (`serve --musicbrainz`): musicbrainz.org, a mirror or
     /// stand-in, or off (cached answers only). Off here; `quintet serve` turns it on by default.
     public var musicBrainz: MemberLookups.Source = .off
+    /// Who may create an account (`--registration`): open, by invitation (the default) or closed.
+    public var registration: RegistrationMode = .invite
 
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, webDirectory: URL,
                 logLevel: Logger.Level = .info, maxUploadBytes: Int = TempoRoutes.maxUploadBytes,
