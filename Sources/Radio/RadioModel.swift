@@ -40,9 +40,17 @@ public struct RadioShow: Codable, Sendable, Equatable, FetchableRecord, MutableP
     public var fallbackMount: String?
     /// When the show was created.
     public var createdAt: Date
+    /// Apple Podcasts category (``PodcastCategory``), e.g. `Music`; nil when none.
+    public var category: String? = nil
+    /// A subcategory of ``category``, e.g. `Music Commentary`; nil when none.
+    public var subcategory: String? = nil
+    /// When the owner deleted the show (hidden from everyone else; restorable for
+    /// ``RadioStore/undoDays`` days, then purged); nil while it is online.
+    public var deletedAt: Date? = nil
 
     enum CodingKeys: String, CodingKey {
-        case id, slug, title, description, cover, language, explicit, location, mount
+        case id, slug, title, description, cover, language, explicit, location, mount, category, subcategory
+        case deletedAt = "deleted_at"
         case ownerID = "owner_id"
         case streamKey = "stream_key"
         case publishAutomatically = "publish_automatically"
@@ -101,9 +109,13 @@ public struct RadioEpisode: Codable, Sendable, Equatable, FetchableRecord, Mutab
     public var peaks: String?
     /// Stable identifier for the feed's `<guid>`, generated at creation.
     public var guid: String
+    /// When the owner deleted the episode (hidden from everyone else; restorable for
+    /// ``RadioStore/undoDays`` days, then purged); nil while it is online.
+    public var deletedAt: Date? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, title, description, state, duration, file, size, listens, peaks, guid
+        case deletedAt = "deleted_at"
         case showID = "show_id"
         case startedAt = "started_at"
         case endedAt = "ended_at"
@@ -136,6 +148,8 @@ public enum RadioStoreError: Error, Equatable, Sendable, CustomStringConvertible
     case wrongState(String)
     /// The audio file is missing, unreadable or holds no audio frames.
     case badAudio(String)
+    /// The user may not change this show (only its owner or an admin may).
+    case forbidden(String)
 
     public var description: String {
         switch self {
@@ -145,6 +159,7 @@ public enum RadioStoreError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalid(let m): m
         case .wrongState(let m): m
         case .badAudio(let m): m
+        case .forbidden(let m): m
         }
     }
 }

@@ -65,11 +65,17 @@ public struct RadioStore: Sendable {
         public var publishAutomatically: Bool
         public var maxEpisodeSeconds: Int
         public var fallbackMount: String?
+        /// Apple Podcasts category and subcategory (``PodcastCategory``), if any.
+        public var category: String?
+        public var subcategory: String?
 
         /// A new show's fields, with defaults for all but the title.
         public init(title: String, description: String = "", cover: String? = nil, language: String = "en",
                     explicit: Bool = false, location: String? = nil, publishAutomatically: Bool = true,
-                    maxEpisodeSeconds: Int = RadioStore.defaultMaxEpisodeSeconds, fallbackMount: String? = nil) {
+                    maxEpisodeSeconds: Int = RadioStore.defaultMaxEpisodeSeconds, fallbackMount: String? = nil,
+                    category: String? = nil, subcategory: String? = nil) {
+            self.category = category
+            self.subcategory = subcategory
             self.title = title
             self.description = description
             self.cover = cover
@@ -84,16 +90,16 @@ public struct RadioStore: Sendable {
 
     /// Creates a show owned by user `owner`, with a slug and mount from the title (`-2`, `-3`…
     /// appended when taken) and a fresh stream key (in the returned show's ``RadioShow/streamKey``).
+    /// The title, description, language and category are checked as ``editShow(id:by:_:)``
+    /// checks them; the cover is stored relative to the data folder (``normalizedCover(_:)``).
     /// Throws ``RadioStoreError/ownerNotFound(_:)`` or ``RadioStoreError/invalid(_:)``.
     public func createShow(owner: Int64, _ new: NewShow) throws -> RadioShow {
-        let title = new.title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !title.isEmpty else { throw RadioStoreError.invalid("a show needs a title") }
-        guard title.count <= 200 else { throw RadioStoreError.invalid("a show title has at most 200 characters") }
+        let title = try Self.checkedTitle(new.title)
+        let description = try Self.checkedDescription(new.description)
         guard new.maxEpisodeSeconds > 0 else { throw RadioStoreError.invalid("the longest episode must be positive") }
-        let language = new.language.trimmingCharacters(in: .whitespaces)
-        guard !language.isEmpty, language.count <= 35,
-              language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
-        else { throw RadioStoreError.invalid("language must be a tag like en or it-IT") }
+        let language = try Self.checkedLanguage(new.language)
+        let category = try PodcastCategory.validate(new.category, new.subcategory)
+        let cover = try normalizedCover(new.cover)
         if let fallback = new.fallbackMount, !Self.isMount(fallback) {
             throw RadioStoreError.invalid("a fallback mount is a path under \(Self.mountPrefix)")
         }
@@ -110,31 +116,39 @@ public struct RadioStore: Sendable {
                 slug = "\(base)-\(n)"
             }
             var show = RadioShow(
-                id: nil, ownerID: owner, slug: slug, title: title, description: new.description,
-                cover: new.cover?.isEmpty == true ? nil : new.cover, language: language, explicit: new.explicit,
+                id: nil, ownerID: owner, slug: slug, title: title, description: description,
+                cover: cover, language: language, explicit: new.explicit,
                 location: new.location?.isEmpty == true ? nil : new.location, streamKey: key,
                 mount: "\(Self.mountPrefix)\(slug).mp3", publishAutomatically: new.publishAutomatically,
-                maxEpisodeSeconds: new.maxEpisodeSeconds, fallbackMount: new.fallbackMount, createdAt: Date())
+                maxEpisodeSeconds: new.maxEpisodeSeconds, fallbackMount: new.fallbackMount, createdAt: Date(),
+                category: category.category, subcategory: category.subcategory)
             try show.insert(db)
             return show
         }
     }
 
-    /// The show with this id, or nil.
-    public func show(id: Int64) throws -> RadioShow? {
-        try database.pool.read { db in try RadioShow.fetchOne(db, key: id) }
+    /// The show with this id, or nil; a deleted show only with `includeDeleted` (its owner's views).
+    public func show(id: Int64, includeDeleted: Bool = false) throws -> RadioShow? {
+        try database.pool.read { db in
+            let show = try RadioShow.fetchOne(db, key: id)
+            return includeDeleted || show?.deletedAt == nil ? show : nil
+        }
     }
 
-    /// The show on this mount (exact path, e.g. `/live/morning.mp3`), or nil.
+    /// The show on this mount (exact path, e.g. `/live/morning.mp3`), or nil; never a deleted
+    /// one (its source is refused).
     public func show(mount: String) throws -> RadioShow? {
-        try database.pool.read { db in try RadioShow.filter(Column("mount") == mount).fetchOne(db) }
+        try database.pool.read { db in
+            try RadioShow.filter(Column("mount") == mount && Column("deleted_at") == nil).fetchOne(db)
+        }
     }
 
-    /// Every show (or those of one owner), oldest first.
-    public func shows(owner: Int64? = nil) throws -> [RadioShow] {
+    /// Every show (or those of one owner), oldest first; deleted ones only with `includeDeleted`.
+    public func shows(owner: Int64? = nil, includeDeleted: Bool = false) throws -> [RadioShow] {
         try database.pool.read { db in
             var request = RadioShow.order(Column("id"))
             if let owner { request = request.filter(Column("owner_id") == owner) }
+            if !includeDeleted { request = request.filter(Column("deleted_at") == nil) }
             return try request.fetchAll(db)
         }
     }
@@ -235,7 +249,7 @@ public struct RadioStore: Sendable {
     private func newEpisode(showID: Int64, title: String?, description: String, contentType: String,
                             state: EpisodeState, start: Date) throws -> RadioEpisode {
         let episode: RadioEpisode = try database.pool.write { db in
-            guard let show = try RadioShow.fetchOne(db, key: showID) else {
+            guard let show = try RadioShow.fetchOne(db, key: showID), show.deletedAt == nil else {
                 throw RadioStoreError.showNotFound("with id \(showID)")
             }
             let chosen = title?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -276,7 +290,7 @@ public struct RadioStore: Sendable {
     /// episode live: delete it with ``deleteEpisode(id:)``.
     @discardableResult
     public func finishEpisode(id: Int64, endedAt: Date = Date(), computePeaks: Bool = true) throws -> RadioEpisode {
-        guard let episode = try episode(id: id) else { throw RadioStoreError.episodeNotFound(id) }
+        guard let episode = try episode(id: id, includeDeleted: true) else { throw RadioStoreError.episodeNotFound(id) }
         guard episode.state == .live else {
             throw RadioStoreError.wrongState("episode \(id) is \(episode.state.rawValue), not live")
         }
@@ -320,7 +334,7 @@ public struct RadioStore: Sendable {
     /// (Re)computes an episode's waveform peaks from its file (nothing changes without a
     /// decoder or when it fails). For episodes finalised without them, e.g. by a quick recovery at start.
     public func computePeaks(episodeID: Int64) throws {
-        guard let episode = try episode(id: episodeID) else { throw RadioStoreError.episodeNotFound(episodeID) }
+        guard let episode = try episode(id: episodeID, includeDeleted: true) else { throw RadioStoreError.episodeNotFound(episodeID) }
         guard let peaks = waveformJSON(of: fileURL(of: episode)) else { return }
         try database.pool.write { db in
             try db.execute(sql: "UPDATE radio_episodes SET peaks = ? WHERE id = ?", arguments: [peaks, episodeID])
@@ -350,26 +364,36 @@ public struct RadioStore: Sendable {
         }
     }
 
-    /// The episode with this id, or nil.
-    public func episode(id: Int64) throws -> RadioEpisode? {
-        try database.pool.read { db in try RadioEpisode.fetchOne(db, key: id) }
+    /// The episode with this id, or nil; one that is deleted (or whose show is) only with
+    /// `includeDeleted` (its owner's views).
+    public func episode(id: Int64, includeDeleted: Bool = false) throws -> RadioEpisode? {
+        try database.pool.read { db in
+            var request = RadioEpisode.filter(key: id)
+            if !includeDeleted { request = request.filter(sql: Self.onlineEpisode) }
+            return try request.fetchOne(db)
+        }
     }
 
+    /// SQL condition on `radio_episodes`: neither the episode nor its show is deleted.
+    static let onlineEpisode = "deleted_at IS NULL AND show_id IN (SELECT id FROM radio_shows WHERE deleted_at IS NULL)"
+
     /// Episodes, newest start first: of one show or of all, in the given states (all when
-    /// nil), at most `limit`.
-    public func episodes(showID: Int64? = nil, states: Set<EpisodeState>? = nil, limit: Int = 50) throws -> [RadioEpisode] {
+    /// nil), at most `limit`; deleted ones (or those of a deleted show) only with `includeDeleted`.
+    public func episodes(showID: Int64? = nil, states: Set<EpisodeState>? = nil, limit: Int = 50,
+                         includeDeleted: Bool = false) throws -> [RadioEpisode] {
         try database.pool.read { db in
             var request = RadioEpisode.order(Column("started_at").desc, Column("id").desc)
+            if !includeDeleted { request = request.filter(sql: Self.onlineEpisode) }
             if let showID { request = request.filter(Column("show_id") == showID) }
             if let states { request = request.filter(states.map(\.rawValue).contains(Column("state"))) }
             return try request.limit(max(0, limit)).fetchAll(db)
         }
     }
 
-    /// How many episodes a show has (in the given states; all when nil).
+    /// How many episodes a show has online (in the given states; all when nil).
     public func episodeCount(showID: Int64, states: Set<EpisodeState>? = nil) throws -> Int {
         try database.pool.read { db in
-            var request = RadioEpisode.filter(Column("show_id") == showID)
+            var request = RadioEpisode.filter(Column("show_id") == showID).filter(sql: Self.onlineEpisode)
             if let states { request = request.filter(states.map(\.rawValue).contains(Column("state"))) }
             return try request.fetchCount(db)
         }
@@ -406,20 +430,21 @@ public struct RadioStore: Sendable {
     /// whose file is missing or holds no audio frame is deleted.
     public func recoverInterruptedEpisodes(computePeaks: Bool = true) throws -> Recovery {
         var recovery = Recovery()
-        for episode in try episodes(states: [.live], limit: .max) {
+        for episode in try episodes(states: [.live], limit: .max, includeDeleted: true) {
             do {
                 recovery.finalised.append(try finalise(episode, endedAt: nil, computePeaks: computePeaks))
             } catch RadioStoreError.badAudio {
-                try deleteEpisode(id: episode.id!)
+                try purgeEpisode(id: episode.id!)
                 recovery.discarded.append(episode)
             }
         }
         return recovery
     }
 
-    /// Deletes an episode and its file (a missing file is not an error).
-    public func deleteEpisode(id: Int64) throws {
-        guard let episode = try episode(id: id) else { throw RadioStoreError.episodeNotFound(id) }
+    /// Removes an episode's row and its file at once, deleted or not (a missing file is not
+    /// an error); ``deleteEpisode(id:at:)`` is the owner's delete with undo.
+    public func purgeEpisode(id: Int64) throws {
+        guard let episode = try episode(id: id, includeDeleted: true) else { throw RadioStoreError.episodeNotFound(id) }
         try database.pool.write { db in _ = try RadioEpisode.deleteOne(db, key: id) }
         try? FileManager.default.removeItem(at: fileURL(of: episode))
     }
@@ -455,7 +480,7 @@ public struct RadioStore: Sendable {
             }
             return done
         } catch {
-            try? deleteEpisode(id: episode.id!)
+            try? purgeEpisode(id: episode.id!)
             throw error
         }
     }

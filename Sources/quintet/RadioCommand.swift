@@ -12,6 +12,8 @@ struct RadioCommand: ParsableCommand {
         abstract: "The radio: shows (mount, stream key, feed) and their episodes.",
         subcommands: [CreateShow.self, Shows.self, Episodes.self, ImportEpisode.self, Publish.self, DeleteEpisode.self,
                       ResetKey.self, RadioPlansCommand.self]
+        subcommands: [CreateShow.self, EditShow.self, Shows.self, Episodes.self, ImportEpisode.self, Publish.self,
+                      DeleteEpisode.self, RestoreEpisode.self, DeleteShow.self, RestoreShow.self, ResetKey.self]
     )
 
     /// Where the printed URLs point: `--public-url`, else QUINTET_PUBLIC_URL, else
@@ -57,7 +59,9 @@ struct RadioCommand: ParsableCommand {
         @Option(name: .customLong("max-episode"),
                 help: ArgumentHelp("Longest broadcast: 4h, 90m, 1h30m, 3600 (seconds) or 1:30:00 (default 4h).", valueName: "duration"))
         var maxEpisode: String?
-        @Option(help: "Cover art: an http(s) URL or a path inside the data folder.") var cover: String?
+        @Option(help: "Cover art: an http(s) URL or a path inside the data folder (absolute or relative to it).") var cover: String?
+        @Option(help: "Apple Podcasts category, e.g. Music (the feed's itunes:category).") var category: String?
+        @Option(help: "A subcategory of --category, e.g. \"Music Commentary\".") var subcategory: String?
         @Option(help: "Where the show is broadcast from (free text).") var location: String?
         @Option(name: .customLong("fallback-mount"), help: "A mount (/live/…) listeners move to when a broadcast ends.")
         var fallbackMount: String?
@@ -91,7 +95,7 @@ struct RadioCommand: ParsableCommand {
                 try RadioStore(database: database, decoder: AudioFileDecoder()).createShow(owner: ownerUser.id!, RadioStore.NewShow(
                     title: title, description: description, cover: cover, language: language, explicit: explicit,
                     location: location, publishAutomatically: !noAutoPublish, maxEpisodeSeconds: seconds,
-                    fallbackMount: fallbackMount))
+                    fallbackMount: fallbackMount, category: category, subcategory: subcategory))
             }
             let urls = RadioCommand.urls(show: show, base: base)
             if json {
@@ -215,20 +219,6 @@ struct RadioCommand: ParsableCommand {
             defer { try? database.close() }
             let episode = try radioCall { try RadioStore(database: database, decoder: AudioFileDecoder()).publish(episodeID: id) }
             print("episode \(episode.id!) is \(episode.state.rawValue)")
-        }
-    }
-
-    /// `quintet radio delete-episode ID`.
-    struct DeleteEpisode: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "delete-episode", abstract: "Delete an episode and its file.")
-        @Argument(help: "The episode's id.") var id: Int64
-        @OptionGroup var dataOptions: DataOptions
-
-        func run() throws {
-            let database = try dataOptions.openDatabase()
-            defer { try? database.close() }
-            try radioCall { try RadioStore(database: database, decoder: AudioFileDecoder()).deleteEpisode(id: id) }
-            print("deleted episode \(id)")
         }
     }
 

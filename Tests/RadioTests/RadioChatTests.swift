@@ -176,7 +176,7 @@ struct RadioChatStoreTests {
         try UserStore(database: f.database, cost: 4).delete(name: "ada")
         let kept = try #require(try f.radio.chatMessage(id: message.id!))
         #expect(kept.userID == nil && kept.name == "ada" && kept.text == "bye")
-        try f.radio.deleteEpisode(id: f.episode.id!)
+        try f.radio.purgeEpisode(id: f.episode.id!)
         #expect(try f.radio.chatMessage(id: message.id!) == nil)
     }
 }

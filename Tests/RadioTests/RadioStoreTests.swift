@@ -250,10 +250,10 @@ struct RadioStoreTests {
         let stored = f.radio.fileURL(of: episode)
         #expect(try Data(contentsOf: stored) == (try Data(contentsOf: source)))
         #expect(episode.guid != (try f.radio.importEpisode(showID: show.id!, file: source, computePeaks: false)).guid)
-        try f.radio.deleteEpisode(id: episode.id!)
+        try f.radio.purgeEpisode(id: episode.id!)
         #expect(!FileManager.default.fileExists(atPath: stored.path))
         #expect(try f.radio.episode(id: episode.id!) == nil)
-        #expect(throws: RadioStoreError.episodeNotFound(episode.id!)) { try f.radio.deleteEpisode(id: episode.id!) }
+        #expect(throws: RadioStoreError.episodeNotFound(episode.id!)) { try f.radio.purgeEpisode(id: episode.id!) }
         // A file that is not audio leaves nothing behind.
         let junk = f.directory.appendingPathComponent("notes.mp3")
         try Data("not audio at all".utf8).write(to: junk)

@@ -144,7 +144,8 @@ public enum QuintetApplication {
         var services: [any Service] = [
             DatabaseService(database: database, logger: logger,
                             dependents: [library, RadioPeaksService(radio: RadioStore(database: database, decoder: AudioFileDecoder()),
-                                                                    episodes: recovered, logger: logger)]),
+                                                                    episodes: recovered, logger: logger),
+                                         RadioPurgeService(radio: RadioStore(database: database), logger: logger)]),
             CrowdLifecycleService(backend: crowd, logger: logger),
         ]
         let secure = try configuration.tls.map { try prepareTLS($0, configuration: configuration) }

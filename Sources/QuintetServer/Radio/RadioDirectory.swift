@@ -88,7 +88,7 @@ struct StoreRadioDirectory: RadioDirectory {
         do {
             _ = try store.finishEpisode(id: episode.id, endedAt: date)
         } catch RadioStoreError.badAudio {
-            try store.deleteEpisode(id: episode.id)
+            try store.purgeEpisode(id: episode.id)
         }
     }
 }

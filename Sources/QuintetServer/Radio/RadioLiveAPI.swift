@@ -11,7 +11,7 @@ import Hummingbird
 /// - `started` is when the broadcast began (ISO 8601, UTC);
 /// - `episode_id` is the episode being recorded (`null` when recording could not start);
 /// - mounts are sorted by path; a mount in its grace period (source gone, listeners waiting)
-///   is still listed, one that has ended is not.
+///   is still listed, one that has ended is not, nor one whose show was deleted.
 enum RadioLiveAPI {
     /// One live mount as the API shows it.
     struct MountView: Encodable, Sendable {
@@ -67,6 +67,12 @@ enum RadioLiveAPI {
             }.get()
             if let view = view ?? nil { views.append(view) }
         }
-        return views
+        // A show deleted while on air leaves the listing at once (its directory no longer finds it).
+        let directory = radio.directory
+        let mounts = views.map(\.mount)
+        let online = (try? await Blocking.run { () -> Set<String> in
+            Set(try mounts.filter { try directory.show(mount: $0) != nil })
+        }) ?? Set(mounts)
+        return views.filter { online.contains($0.mount) }
     }
 }

@@ -41,6 +41,7 @@ public enum RadioRoutes {
         files.head("{id}.mp3") { request, context in try await routes.download(request, context) }
         files.get("{id}.aac") { request, context in try await routes.download(request, context) }
         files.head("{id}.aac") { request, context in try await routes.download(request, context) }
+        RadioShowEditRoutes.add(to: router, routes: routes, auth: auth)
     }
 
     static func trimmedBase(_ url: String) -> String {
@@ -63,12 +64,19 @@ public enum RadioRoutes {
         let id: Int64, slug: String, title: String, description: String, coverURL: String?, language: String
         let explicit: Bool, location: String?, mount: String, owner: String, publishAutomatically: Bool
         let maxEpisodeSeconds: Int, fallbackMount: String?, createdAt: Date, feedURL: String, episodeCount: Int
+        let category: String?, subcategory: String?
+        /// Whether the viewer may edit the show (its owner or an admin).
+        let editable: Bool
+        /// When it was deleted (only in its owner's views of deleted shows).
+        let deletedAt: Date?
     }
 
     struct EpisodeView: Encodable {
         let id: Int64, showID: Int64, showTitle: String, title: String, description: String, state: String
         let startedAt: Date, endedAt: Date?, publishedAt: Date?, duration: Double, size: Int64, contentType: String
         let listens: Int, peakListeners: Int, guid: String, audioURL: String
+        /// When it was deleted (only in its owner's views of deleted episodes).
+        let deletedAt: Date?
         var peaks: PeaksView?
     }
 
@@ -163,8 +171,9 @@ public enum RadioRoutes {
                 let feedURL = "\(base)/radio/feeds/\(id).xml"
                 let podcast = PodcastShow(
                     title: show.title, description: show.description.isEmpty ? show.title : show.description,
-                    link: "\(base)/radio/", feedURL: feedURL, language: show.language, author: owner,
-                    imageURL: coverURL(of: show, base: base), explicit: show.explicit)
+                    link: "\(base)/radio/show/?id=\(id)", feedURL: feedURL, language: show.language, author: owner,
+                    imageURL: coverURL(of: show, base: base), explicit: show.explicit,
+                    category: show.category, subcategory: show.subcategory)
                 let items = try radio.episodes(showID: id, states: [.published], limit: .max).map { episode in
                     PodcastEpisode(
                         guid: episode.guid, title: episode.title,
@@ -210,9 +219,8 @@ public enum RadioRoutes {
                   !Self.isRemote(cover) else {
                 throw APIError(.notFound, message: "show \(id) has no cover file")
             }
-            let root = radio.dataDirectory.standardizedFileURL.path
-            let url = radio.dataDirectory.appendingPathComponent(cover).standardizedFileURL
-            guard url.path.hasPrefix(root + "/"), let facts = try await Blocking.run({ FileFacts(path: url.path) }),
+            // Relative to the data folder, or absolute inside it (as older versions stored it).
+            guard let url = radio.coverFile(of: show), let facts = try await Blocking.run({ FileFacts(path: url.path) }),
                   facts.size <= 16 << 20 else {
                 throw APIError(.notFound, message: "the cover of show \(id) is missing")
             }
@@ -249,7 +257,9 @@ public enum RadioRoutes {
                 location: show.location, mount: show.mount, owner: owner,
                 publishAutomatically: show.publishAutomatically, maxEpisodeSeconds: show.maxEpisodeSeconds,
                 fallbackMount: show.fallbackMount, createdAt: show.createdAt,
-                feedURL: "\(base)/radio/feeds/\(show.id!).xml", episodeCount: count)
+                feedURL: "\(base)/radio/feeds/\(show.id!).xml", episodeCount: count,
+                category: show.category, subcategory: show.subcategory,
+                editable: viewer.map { RadioStore.may($0, edit: show) } ?? false, deletedAt: show.deletedAt)
         }
 
         func view(of episode: RadioEpisode, show: RadioShow) -> EpisodeView {
@@ -258,7 +268,8 @@ public enum RadioRoutes {
                 description: episode.description, state: episode.state.rawValue, startedAt: episode.startedAt,
                 endedAt: episode.endedAt, publishedAt: episode.publishedAt, duration: episode.duration,
                 size: episode.size, contentType: episode.contentType, listens: episode.listens,
-                peakListeners: episode.peakListeners, guid: episode.guid, audioURL: audioPath(of: episode))
+                peakListeners: episode.peakListeners, guid: episode.guid, audioURL: audioPath(of: episode),
+                deletedAt: episode.deletedAt)
         }
 
         func audioPath(of episode: RadioEpisode) -> String {
@@ -296,6 +307,7 @@ public enum RadioRoutes {
                 case .invalid, .ownerNotFound: throw APIError(.badRequest, code: "invalid_input", message: error.description)
                 case .wrongState: throw APIError(.conflict, message: error.description)
                 case .badAudio: throw APIError(.unprocessableContent, message: error.description)
+                case .forbidden: throw APIError(.forbidden, code: "forbidden", message: error.description)
                 }
             }
         }

@@ -6,6 +6,17 @@ enum RadioOpenAPI {
 {
  "paths": {
   "/api/radio/shows": {
+   "post": {
+    "operationId": "radioShowCreate",
+    "summary": "Create a show owned by the signed-in user; the answer holds its stream key (shown once)",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioShowFields" } } } },
+    "responses": {
+     "201": { "description": "Created.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioShowCreated" } } } },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" }
+    }
+   },
    "get": {
     "operationId": "radioShows",
     "summary": "Every show (never its stream key)",
@@ -36,6 +47,32 @@ enum RadioOpenAPI {
    }
   },
   "/api/radio/shows/{id}": {
+   "patch": {
+    "operationId": "radioShowEdit",
+    "summary": "Change a show (owner or admin): only the fields sent change",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1 } } ],
+    "requestBody": { "required": true, "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioShowFields" } } } },
+    "responses": {
+     "200": { "description": "The show as changed.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioShow" } } } },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "403": { "description": "Not the show's owner or an admin (forbidden).", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+     "404": { "$ref": "#/components/responses/NotFound" }
+    }
+   },
+   "delete": {
+    "operationId": "radioShowDelete",
+    "summary": "Delete a show with undo: hidden at once everywhere, restorable for 30 days, then purged",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1 } } ],
+    "responses": {
+     "200": { "description": "Deleted.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioDeleted" } } } },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "403": { "description": "Not the show's owner or an admin (forbidden).", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+     "404": { "$ref": "#/components/responses/NotFound" }
+    }
+   },
    "get": {
     "operationId": "radioShow",
     "summary": "One show",
@@ -141,6 +178,36 @@ enum RadioOpenAPI {
    }
   },
   "/api/radio/episodes/{id}": {
+   "patch": {
+    "operationId": "radioEpisodeEdit",
+    "summary": "Change an episode's title or description, publish or unpublish it (owner or admin)",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1 } } ],
+    "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object",
+      "properties": { "title": { "type": "string", "minLength": 1, "maxLength": 200 }, "description": { "type": "string", "maxLength": 4000 },
+       "published": { "type": "boolean" } } } } } },
+    "responses": {
+     "200": { "description": "The episode as changed.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioEpisode" } } } },
+     "400": { "$ref": "#/components/responses/InvalidInput" },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "403": { "description": "Not the show's owner or an admin (forbidden).", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+     "404": { "$ref": "#/components/responses/NotFound" },
+     "409": { "description": "The episode is live.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
+    }
+   },
+   "delete": {
+    "operationId": "radioEpisodeDelete",
+    "summary": "Delete an episode with undo: hidden at once, restorable for 30 days, then purged",
+    "security": [ { "basic": [] }, { "session": [] } ],
+    "parameters": [ { "name": "id", "in": "path", "required": true, "schema": { "type": "integer", "minimum": 1 } } ],
+    "responses": {
+     "200": { "description": "Deleted.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/RadioDeleted" } } } },
+     "401": { "$ref": "#/components/responses/Unauthorized" },
+     "403": { "description": "Not the show's owner or an admin (forbidden).", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } },
+     "404": { "$ref": "#/components/responses/NotFound" },
+     "409": { "description": "The episode is live.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } } }
+    }
+   },
    "get": {
     "operationId": "radioEpisode",
     "summary": "One episode with its waveform peaks",
@@ -538,6 +605,10 @@ enum RadioOpenAPI {
      "cover_url": {
       "type": "string"
      },
+     "category": { "type": "string", "description": "Apple Podcasts category (GET /api/radio/categories)" },
+     "subcategory": { "type": "string" },
+     "editable": { "type": "boolean", "description": "Whether the viewer may edit the show (owner or admin)" },
+     "deleted_at": { "type": "string", "format": "date-time", "description": "Only in the owner's list of deleted shows" },
      "language": {
       "type": "string"
      },
@@ -617,6 +688,7 @@ enum RadioOpenAPI {
      "audio_url"
     ],
     "properties": {
+     "deleted_at": { "type": "string", "format": "date-time", "description": "Only in the owner's list of deleted episodes" },
      "id": {
       "type": "integer"
      },
