@@ -74,6 +74,7 @@ public enum QuintetApplication {
         SessionRoutes.add(to: router, auth: auth, secureCookies: secureCookies)
         RadioRoutes.add(to: router, radio: RadioStore(database: database, decoder: AudioFileDecoder()), auth: auth, publicURL: publicURL)
         RadioEffectsRoutes.add(to: router, dataDirectory: database.directory, auth: auth, limiter: limiter)
+        RadioDiscoverRoutes.add(to: router, database: database, auth: auth)
         RadioUploadRoutes.add(to: router, store: RadioStore(database: database, decoder: AudioFileDecoder()),
                               dataDirectory: database.directory, auth: auth, limiter: limiter)
         if let crowd { CrowdRoutes.add(to: router, configuration: crowd) }
