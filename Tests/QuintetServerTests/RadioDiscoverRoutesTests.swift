@@ -65,7 +65,8 @@ struct RadioDiscoverRoutesTests {
                 #expect(list.map { $0["name"] as? String } == ["bruno"])
             }
             try await client.execute(uri: "/api/radio/users/bruno/following", method: .get) { response in
-                #expect((try Self.json(response) as? [[String: Any]])?.first?["display_name"] as? String == "Anna")
+                let list = try Self.json(response) as? [[String: Any]]
+                #expect(list?.first?["display_name"] as? String == "Anna")
             }
             try await client.execute(uri: "/api/radio/users/anna", method: .get, headers: bruno) { response in
                 let p = try #require(try Self.json(response) as? [String: Any])
@@ -110,7 +111,8 @@ struct RadioDiscoverRoutesTests {
             try await client.execute(uri: "/api/radio/activity", method: .get) { #expect($0.status == .unauthorized) }
             try await client.execute(uri: "/api/radio/discover/shows?order=favourites", method: .get,
                                      headers: [.authorization: Server.bruno]) { response in
-                #expect(response.status == .ok && (try Self.json(response) as? [Any])?.isEmpty == true)
+                let list = try Self.json(response) as? [Any]
+                #expect(response.status == .ok && list?.isEmpty == true)
             }
             try await client.execute(uri: "/api/radio/activity", method: .get, headers: [.authorization: Server.bruno]) { #expect($0.status == .ok) }
         }
@@ -127,7 +129,8 @@ struct RadioDiscoverRoutesTests {
                 #expect(list.first?["url"] as? String == "/radio/show/?id=\(s.show.id!)")
             }
             try await client.execute(uri: "/api/radio/search?q=rom&kind=users", method: .get) { response in
-                #expect((try Self.json(response) as? [[String: Any]])?.first?["url"] as? String == "/radio/people/?name=anna")
+                let list = try Self.json(response) as? [[String: Any]]
+                #expect(list?.first?["url"] as? String == "/radio/people/?name=anna")
             }
             for q in ["%22", "*", "NEAR(", "a%22%20OR%20%22b", "-", String(repeating: "x", count: 900)] {
                 try await client.execute(uri: "/api/radio/search?q=\(q)&kind=episodes", method: .get) { #expect($0.status == .ok, "\(q)") }

@@ -73,7 +73,7 @@ async function load() {
   showError("");
   state.needsSignIn = false;
   state.shows = state.episodes = state.events = null;
-  if (tab === "near" && !state.position) { render(); return; }
+  if (tab === "near" && !state.position) { $("#discover-panel").setAttribute("aria-busy", "false"); render(); return; }
   $("#discover-panel").setAttribute("aria-busy", "true");
   try {
     if (tab === "activity") {
