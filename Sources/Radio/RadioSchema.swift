@@ -81,5 +81,6 @@ public enum RadioSchema {
             }
         }
         CommunitySchema.registerMigrations(in: &registry)
+        RadioSearch.registerMigrations(in: &registry)
     }
 }

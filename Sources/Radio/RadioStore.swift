@@ -399,10 +399,16 @@ public struct RadioStore: Sendable {
         }
     }
 
-    /// Adds one listen to an episode (a live listener connecting, or a download starting).
-    public func countListen(episodeID: Int64) throws {
+    /// Adds one listen to an episode (a live listener connecting, or a download starting): the
+    /// all-time `listens` column grows by one and a `radio_listens` row (episode, show, `at`)
+    /// records when, for "most popular" over a window (``RadioDiscovery``). `at` is now unless a
+    /// test gives its own clock.
+    public func countListen(episodeID: Int64, at: Date = Date()) throws {
         try database.pool.write { db in
             try db.execute(sql: "UPDATE radio_episodes SET listens = listens + 1 WHERE id = ?", arguments: [episodeID])
+            try db.execute(sql: """
+                INSERT INTO radio_listens (episode_id, show_id, at) SELECT id, show_id, ? FROM radio_episodes WHERE id = ?
+                """, arguments: [at, episodeID])
         }
     }
 

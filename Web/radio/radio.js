@@ -211,6 +211,7 @@ function renderShows() {
   $("#shows-list").replaceChildren(...shows.map((s) => el("li", { "data-show-id": s.id },
     el("a", { class: "show-title", href: `/radio/show/?id=${encodeURIComponent(s.id)}`,
       "aria-label": t("radio.show.open", { show: s.title }) }, s.title),
+    el("a", { class: "show-title", href: `/radio/show/?id=${encodeURIComponent(s.id)}` }, s.title),
     el("span", { class: "meta" }, plural("radio.shows.episodes", s.episode_count || 0)),
     el("a", { class: "feed", href: `/radio/feeds/${encodeURIComponent(s.id)}.xml`, type: "application/rss+xml",
       "aria-label": t("radio.shows.feedLabel", { show: s.title }) }, t("radio.shows.feed")))));
@@ -254,6 +255,8 @@ function schedule() {
   state.timer = setInterval(() => { if (!document.hidden) refreshLive(); }, LIVE_REFRESH_MS);
 }
 
+// discover.js's lists play their episodes in this page's player.
+document.addEventListener("radio:play-episode", (event) => playEpisode(event.detail));
 document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshLive(); });
 document.addEventListener("change", (event) => {
   if (event.target && event.target.id === "language") {

@@ -77,6 +77,7 @@ public enum QuintetApplication {
         AccountRoutes.add(to: router, auth: auth, registration: registration, publicURL: publicURL, secureCookies: secureCookies)
         ProfileRoutes.add(to: router, database: database, auth: auth)
         RadioEffectsRoutes.add(to: router, dataDirectory: database.directory, auth: auth, limiter: limiter)
+        RadioDiscoverRoutes.add(to: router, database: database, auth: auth)
         RadioUploadRoutes.add(to: router, store: RadioStore(database: database, decoder: AudioFileDecoder()),
                               dataDirectory: database.directory, auth: auth, limiter: limiter)
         if let crowd { CrowdRoutes.add(to: router, configuration: crowd) }
