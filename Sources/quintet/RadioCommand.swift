@@ -11,7 +11,7 @@ struct RadioCommand: ParsableCommand {
         commandName: "radio",
         abstract: "The radio: shows (mount, stream key, feed) and their episodes.",
         subcommands: [CreateShow.self, Shows.self, Episodes.self, ImportEpisode.self, Publish.self, DeleteEpisode.self,
-                      ResetKey.self]
+                      ResetKey.self, OPML.self]
     )
 
     /// Where the printed URLs point: `--public-url`, else QUINTET_PUBLIC_URL, else

@@ -52,6 +52,16 @@ public enum QuintetApplication {
                                   publicURL: String? = nil,
                                   crowd: CrowdRoutes.Configuration? = nil,
                                   secureCookies: Bool = false) -> Router<QuintetRequestContext> {
+        makeRouter(database: database, webDirectory: webDirectory, maxUploadBytes: maxUploadBytes, library: library,
+                   auth: auth, publicURL: publicURL, crowd: crowd, secureCookies: secureCookies, live: nil)
+    }
+
+    /// ``makeRouter(database:webDirectory:maxUploadBytes:library:auth:publicURL:crowd:secureCookies:)``
+    /// with the live radio, whose mounts Subsonic lists as internet radio stations.
+    static func makeRouter(database: QuintetDatabase, webDirectory: URL, maxUploadBytes: Int,
+                           library: LibraryService?, auth: Authenticator?, publicURL: String?,
+                           crowd: CrowdRoutes.Configuration?, secureCookies: Bool,
+                           live: LiveRadio?) -> Router<QuintetRequestContext> {
         PrometheusMetrics.bootstrap()
         let router = Router(context: QuintetRequestContext.self)
         router.middlewares.add(RequestLogMiddleware(.info))
@@ -73,6 +83,7 @@ public enum QuintetApplication {
         let auth = auth ?? Authenticator(database: database)
         SessionRoutes.add(to: router, auth: auth, secureCookies: secureCookies)
         RadioRoutes.add(to: router, radio: RadioStore(database: database, decoder: AudioFileDecoder()), auth: auth, publicURL: publicURL)
+        RadioShareRoutes.add(to: router, radio: RadioStore(database: database), auth: auth, publicURL: publicURL)
         RadioEffectsRoutes.add(to: router, dataDirectory: database.directory, auth: auth, limiter: limiter)
         RadioUploadRoutes.add(to: router, store: RadioStore(database: database, decoder: AudioFileDecoder()),
                               dataDirectory: database.directory, auth: auth, limiter: limiter)
@@ -80,7 +91,7 @@ public enum QuintetApplication {
         if let library {
             let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)
             LibraryRoutes.add(to: router, library: library, auth: auth, media: media)
-            SubsonicAPI.add(to: router, library: library, auth: auth, media: media)
+            SubsonicAPI.add(to: router, library: library, auth: auth, media: media, publicURL: publicURL, live: live)
             RunnerRoutes.addNext(to: router, library: library, auth: auth)
             RunnerSongRoutes.add(to: router, library: library, auth: auth)
             RunnerLiveRoute.addPlainAnswer(to: router, auth: auth)
@@ -133,7 +144,7 @@ public enum QuintetApplication {
         let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
                                 publicURL: configuration.publicURL, crowd: crowdRoutes,
-                                secureCookies: configuration.tls != nil)
+                                secureCookies: configuration.tls != nil, live: radio)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
         RadioIngestRoute.addPlainAnswer(to: router)
         RadioGuestRoute.addPlainAnswer(to: router)
