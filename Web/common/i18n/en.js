@@ -591,5 +591,16 @@ export default {
   "guest.state.ended": "the broadcast has ended",
   "guest.state.refused": "refused",
   "guest.state.left": "the guest left",
-  "guest.state.new": "connecting…"
+  "guest.state.new": "connecting…",
+  // issue 24 §2, sharing: the embeddable player (Web/radio/embed/)
+  "radio.embed.loading": "Loading…",
+  "radio.embed.play": "Play",
+  "radio.embed.pause": "Pause",
+  "radio.embed.progress": "Position in the episode",
+  "radio.embed.listenOn": "Listen on Quintet",
+  "radio.embed.unavailable": "Not available",
+  "radio.embed.notFound": "This episode or show is not available: it may have been deleted.",
+  "radio.embed.noEpisodes": "This show has no episodes yet.",
+  "radio.embed.badLink": "This player needs ?episode= or ?show= with an id.",
+  "radio.embed.cover": "Cover of {show}"
 };

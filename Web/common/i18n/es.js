@@ -193,5 +193,16 @@ export default {
   "guest.state.ended": "la emisión ha terminado",
   "guest.state.refused": "rechazado",
   "guest.state.left": "el invitado se fue",
-  "guest.state.new": "conectando…"
+  "guest.state.new": "conectando…",
+  // issue 24 §2, sharing: the embeddable player (Web/radio/embed/)
+  "radio.embed.loading": "Cargando…",
+  "radio.embed.play": "Reproducir",
+  "radio.embed.pause": "Pausa",
+  "radio.embed.progress": "Posición en el episodio",
+  "radio.embed.listenOn": "Escucha en Quintet",
+  "radio.embed.unavailable": "No disponible",
+  "radio.embed.notFound": "Este episodio o programa no está disponible: puede que se haya eliminado.",
+  "radio.embed.noEpisodes": "Este programa aún no tiene episodios.",
+  "radio.embed.badLink": "Este reproductor necesita ?episode= o ?show= con un id.",
+  "radio.embed.cover": "Portada de {show}"
 };
