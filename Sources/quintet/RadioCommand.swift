@@ -14,6 +14,7 @@ struct RadioCommand: ParsableCommand {
                       ResetKey.self, RadioPlansCommand.self]
         subcommands: [CreateShow.self, EditShow.self, Shows.self, Episodes.self, ImportEpisode.self, Publish.self,
                       DeleteEpisode.self, RestoreEpisode.self, DeleteShow.self, RestoreShow.self, ResetKey.self]
+                      ResetKey.self, OPML.self]
     )
 
     /// Where the printed URLs point: `--public-url`, else QUINTET_PUBLIC_URL, else

@@ -53,6 +53,17 @@ public enum QuintetApplication {
                                   crowd: CrowdRoutes.Configuration? = nil,
                                   secureCookies: Bool = false,
                                   registration: RegistrationMode = .invite) -> Router<QuintetRequestContext> {
+                                  secureCookies: Bool = false) -> Router<QuintetRequestContext> {
+        makeRouter(database: database, webDirectory: webDirectory, maxUploadBytes: maxUploadBytes, library: library,
+                   auth: auth, publicURL: publicURL, crowd: crowd, secureCookies: secureCookies, live: nil)
+    }
+
+    /// ``makeRouter(database:webDirectory:maxUploadBytes:library:auth:publicURL:crowd:secureCookies:)``
+    /// with the live radio, whose mounts Subsonic lists as internet radio stations.
+    static func makeRouter(database: QuintetDatabase, webDirectory: URL, maxUploadBytes: Int,
+                           library: LibraryService?, auth: Authenticator?, publicURL: String?,
+                           crowd: CrowdRoutes.Configuration?, secureCookies: Bool,
+                           live: LiveRadio?) -> Router<QuintetRequestContext> {
         PrometheusMetrics.bootstrap()
         let router = Router(context: QuintetRequestContext.self)
         router.middlewares.add(RequestLogMiddleware(.info))
@@ -76,6 +87,7 @@ public enum QuintetApplication {
         RadioRoutes.add(to: router, radio: RadioStore(database: database, decoder: AudioFileDecoder()), auth: auth, publicURL: publicURL)
         AccountRoutes.add(to: router, auth: auth, registration: registration, publicURL: publicURL, secureCookies: secureCookies)
         ProfileRoutes.add(to: router, database: database, auth: auth)
+        RadioShareRoutes.add(to: router, radio: RadioStore(database: database), auth: auth, publicURL: publicURL)
         RadioEffectsRoutes.add(to: router, dataDirectory: database.directory, auth: auth, limiter: limiter)
         RadioDiscoverRoutes.add(to: router, database: database, auth: auth)
         RadioUploadRoutes.add(to: router, store: RadioStore(database: database, decoder: AudioFileDecoder()),
@@ -84,7 +96,7 @@ public enum QuintetApplication {
         if let library {
             let media = MediaResponder(dataDirectory: database.directory, limiter: limiter)
             LibraryRoutes.add(to: router, library: library, auth: auth, media: media)
-            SubsonicAPI.add(to: router, library: library, auth: auth, media: media)
+            SubsonicAPI.add(to: router, library: library, auth: auth, media: media, publicURL: publicURL, live: live)
             RunnerRoutes.addNext(to: router, library: library, auth: auth)
             RunnerSongRoutes.add(to: router, library: library, auth: auth)
             RunnerLiveRoute.addPlainAnswer(to: router, auth: auth)
@@ -138,6 +150,7 @@ public enum QuintetApplication {
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
                                 publicURL: configuration.publicURL, crowd: crowdRoutes,
                                 secureCookies: configuration.tls != nil, registration: configuration.registration)
+                                secureCookies: configuration.tls != nil, live: radio)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
         RadioIngestRoute.addPlainAnswer(to: router)
         RadioGuestRoute.addPlainAnswer(to: router)

@@ -2,13 +2,16 @@ import Foundation
 
 /// The ids Quintet hands to Subsonic clients: the catalog's integer id behind a prefix that
 /// names the kind — `ar-12` an artist, `al-5` an album, `tr-99` a song (track), `pl-3` a
-/// playlist. Clients treat ids as opaque strings; the prefix lets `getCoverArt` and `star`
+/// playlist, `pc-2` a podcast channel (a radio show), `pe-8` a podcast episode (a radio
+/// episode; also its `streamId` for `stream` and `download`). Clients treat ids as opaque strings; the prefix lets `getCoverArt` and `star`
 /// tell kinds apart. Where an endpoint expects one kind, a bare number (`99`) is accepted too.
 enum SubsonicID: Sendable, Equatable {
     case artist(Int64)
     case album(Int64)
     case song(Int64)
     case playlist(Int64)
+    case podcastChannel(Int64)
+    case podcastEpisode(Int64)
 
     var string: String {
         switch self {
@@ -16,6 +19,8 @@ enum SubsonicID: Sendable, Equatable {
         case .album(let id): "al-\(id)"
         case .song(let id): "tr-\(id)"
         case .playlist(let id): "pl-\(id)"
+        case .podcastChannel(let id): "pc-\(id)"
+        case .podcastEpisode(let id): "pe-\(id)"
         }
     }
 
@@ -23,6 +28,8 @@ enum SubsonicID: Sendable, Equatable {
     static func album(_ id: Int64) -> String { SubsonicID.album(id).string }
     static func song(_ id: Int64) -> String { SubsonicID.song(id).string }
     static func playlist(_ id: Int64) -> String { SubsonicID.playlist(id).string }
+    static func podcastChannel(_ id: Int64) -> String { SubsonicID.podcastChannel(id).string }
+    static func podcastEpisode(_ id: Int64) -> String { SubsonicID.podcastEpisode(id).string }
 
     /// Parses a prefixed id; nil for anything else (no prefix, a non-positive or huge number).
     init?(_ text: String) {
@@ -33,6 +40,8 @@ enum SubsonicID: Sendable, Equatable {
         case "al": self = .album(number)
         case "tr": self = .song(number)
         case "pl": self = .playlist(number)
+        case "pc": self = .podcastChannel(number)
+        case "pe": self = .podcastEpisode(number)
         default: return nil
         }
     }
@@ -47,12 +56,17 @@ enum SubsonicID: Sendable, Equatable {
     static func expect(_ text: String, _ kind: Kind) throws -> Int64 {
         if let bare = number(Substring(text)) { return bare }
         switch (SubsonicID(text), kind) {
-        case (.artist(let id)?, .artist), (.album(let id)?, .album), (.song(let id)?, .song), (.playlist(let id)?, .playlist):
+        case (.artist(let id)?, .artist), (.album(let id)?, .album), (.song(let id)?, .song), (.playlist(let id)?, .playlist),
+             (.podcastChannel(let id)?, .podcastChannel), (.podcastEpisode(let id)?, .podcastEpisode):
             return id
         default:
             throw SubsonicError(.notFound, "no \(kind.rawValue) with id '\(text.prefix(40))'")
         }
     }
 
-    enum Kind: String, Sendable { case artist, album, song, playlist }
+    enum Kind: String, Sendable {
+        case artist, album, song, playlist
+        case podcastChannel = "podcast channel"
+        case podcastEpisode = "podcast episode"
+    }
 }

@@ -7,7 +7,11 @@ extension SubsonicAPI {
     static let mediaHandlers: [String: Handler] = [
         "stream": { api, call in try await api.stream(call) },
         "download": { api, call in
-            let id = try SubsonicID.expect(try call.params.required("id"), .song)
+            let text = try call.params.required("id")
+            if case .podcastEpisode(let episode)? = SubsonicID(text) {
+                return try await api.podcastEpisodeFile(episode, call, download: true)
+            }
+            let id = try SubsonicID.expect(text, .song)
             let (song, url) = try await api.songFile(id)
             return .response(try await api.media.file(url, contentType: song.contentType, request: call.request,
                                                       context: call.context, download: url.lastPathComponent))
@@ -18,8 +22,13 @@ extension SubsonicAPI {
     /// stream: the original file (with ranges) unless `format` names mp3 or opus, or
     /// `maxBitRate` (kbit/s, 0 = no limit) is below the file's bitrate — then an ffmpeg
     /// transcode (mp3 unless opus was asked for). `format=raw` always sends the original.
+    /// A podcast episode (`pe-…`) is sent as it is.
     func stream(_ call: SubsonicCall) async throws -> SubsonicReply {
-        let id = try SubsonicID.expect(try call.params.required("id"), .song)
+        let text = try call.params.required("id")
+        if case .podcastEpisode(let episode)? = SubsonicID(text) {
+            return try await podcastEpisodeFile(episode, call, download: false)
+        }
+        let id = try SubsonicID.expect(text, .song)
         let (song, url) = try await songFile(id)
         let maxKbps = try call.params.int("maxBitRate", clampedTo: 0...1_000_000) ?? 0
         let requested = call.params["format"]?.lowercased()
@@ -59,6 +68,13 @@ extension SubsonicAPI {
                 let songs = try catalog.playlist(id: id, userID: userID).1
                 return try songs.first.flatMap { try catalog.cover(songID: $0.id) }
             }
+        case .podcastChannel(let id)?: return try await showCover(id, call)
+        case .podcastEpisode(let id)?:
+            let radio = self.radio
+            guard let showID = try await Blocking.run({ try radio.publicEpisode(id: id)?.show.id }) else {
+                throw SubsonicError(.notFound, "no podcast episode with id '\(id)'")
+            }
+            return try await showCover(showID, call)
         case nil: throw SubsonicError(.notFound, "no cover art with id '\(text.prefix(40))'")
         }
         guard let source else { throw SubsonicError(.notFound, "\(text.prefix(40)) has no cover art") }
@@ -66,6 +82,22 @@ extension SubsonicAPI {
         let size = requested > 0
             ? min(max(requested, MediaResponder.thumbnailSizes.lowerBound), MediaResponder.thumbnailSizes.upperBound) : nil
         return .response(try await media.cover(source, catalog: catalog, size: size))
+    }
+
+    /// A show's cover when it is a file in the data folder (a remote cover is the channel's
+    /// `originalImageUrl`), sent as it is.
+    func showCover(_ showID: Int64, _ call: SubsonicCall) async throws -> SubsonicReply {
+        let radio = self.radio
+        guard let show = try await Blocking.run({ try radio.publicShow(id: showID) }), let cover = show.cover,
+              !RadioRoutes.Handlers.isRemote(cover) else {
+            throw SubsonicError(.notFound, "podcast channel \(showID) has no cover file")
+        }
+        let root = radio.dataDirectory.standardizedFileURL.path
+        let url = radio.dataDirectory.appendingPathComponent(cover).standardizedFileURL
+        guard url.path.hasPrefix(root + "/") else { throw SubsonicError(.notFound, "podcast channel \(showID) has no cover file") }
+        let types = ["jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "gif": "image/gif"]
+        return .response(try await media.file(url, contentType: types[url.pathExtension.lowercased()] ?? "application/octet-stream",
+                                              request: call.request, context: call.context))
     }
 
     /// A song and its file (catalog reads on the blocking pool).

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LibraryCore
 import QuintetStore
+import Radio
 
 /// One authenticated Subsonic call: the request, its parameters and who sent it.
 struct SubsonicCall: Sendable {
@@ -34,10 +35,19 @@ struct SubsonicAPI: Sendable {
     let library: LibraryService
     let auth: SubsonicAuth
     let media: MediaResponder
+    /// The radio's shows and episodes (podcasts), in the library's database.
+    let radio: RadioStore
+    /// Base of absolute URLs (`--public-url`); nil: the request's Host.
+    let publicURL: String?
+    /// The live mounts (internet radio stations); nil: none.
+    let live: LiveRadio?
     var catalog: Catalog { library.catalog }
 
-    static func add(to router: Router<QuintetRequestContext>, library: LibraryService, auth: Authenticator, media: MediaResponder) {
-        let api = SubsonicAPI(library: library, auth: SubsonicAuth(authenticator: auth), media: media)
+    static func add(to router: Router<QuintetRequestContext>, library: LibraryService, auth: Authenticator, media: MediaResponder,
+                    publicURL: String? = nil, live: LiveRadio? = nil) {
+        let api = SubsonicAPI(library: library, auth: SubsonicAuth(authenticator: auth), media: media,
+                              radio: RadioStore(database: library.catalog.database),
+                              publicURL: publicURL.map(RadioRoutes.trimmedBase), live: live)
         let handle: @Sendable (Request, QuintetRequestContext) async throws -> Response = { request, context in
             await api.handle(request, context: context)
         }
@@ -56,10 +66,11 @@ struct SubsonicAPI: Sendable {
         var table: [String: Handler] = [:]
         for (name, handler) in systemHandlers.merging(browsingHandlers, uniquingKeysWith: { a, _ in a })
             .merging(userHandlers, uniquingKeysWith: { a, _ in a })
-            .merging(graphHandlers, uniquingKeysWith: { a, _ in a }) {
+            .merging(graphHandlers, uniquingKeysWith: { a, _ in a })
+            .merging(podcastHandlers, uniquingKeysWith: { a, _ in a }) {
             table[name] = { api, call in try await Blocking.run { try handler(api, call) } }
         }
-        for (name, handler) in mediaHandlers { table[name] = handler }
+        for (name, handler) in mediaHandlers.merging(radioHandlers, uniquingKeysWith: { a, _ in a }) { table[name] = handler }
         return table
     }()
 

@@ -2,7 +2,8 @@ import Foundation
 import LibraryCore
 
 /// What a user keeps: scrobble, star, unstar, getStarred, getStarred2, the playlists, and
-/// the empty lists of what Quintet does not keep (bookmarks, podcasts, internet radio, shares).
+/// the empty lists of what Quintet does not keep (bookmarks, shares); podcasts and internet
+/// radio are in SubsonicPodcastRoutes.swift.
 extension SubsonicAPI {
     static let userHandlers: [String: BlockingHandler] = [
         "scrobble": { api, call in
@@ -66,9 +67,6 @@ extension SubsonicAPI {
             return .ok
         },
         "getBookmarks": { _, _ in .payload("bookmarks", SubsonicElement()) },
-        "getInternetRadioStations": { _, _ in .payload("internetRadioStations", SubsonicElement()) },
-        "getPodcasts": { _, _ in .payload("podcasts", SubsonicElement()) },
-        "getNewestPodcasts": { _, _ in .payload("newestPodcasts", SubsonicElement()) },
         "getShares": { _, _ in .payload("shares", SubsonicElement()) },
     ]
 

@@ -747,4 +747,15 @@ export default {
   "radio.people.failed": "Could not load the profile: {message}",
   "radio.people.signin": "Sign in to follow.",
   "radio.people.radio": "Radio"
+  // issue 24 §2, sharing: the embeddable player (Web/radio/embed/)
+  "radio.embed.loading": "Loading…",
+  "radio.embed.play": "Play",
+  "radio.embed.pause": "Pause",
+  "radio.embed.progress": "Position in the episode",
+  "radio.embed.listenOn": "Listen on Quintet",
+  "radio.embed.unavailable": "Not available",
+  "radio.embed.notFound": "This episode or show is not available: it may have been deleted.",
+  "radio.embed.noEpisodes": "This show has no episodes yet.",
+  "radio.embed.badLink": "This player needs ?episode= or ?show= with an id.",
+  "radio.embed.cover": "Cover of {show}"
 };

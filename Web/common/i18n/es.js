@@ -349,4 +349,15 @@ export default {
   "radio.people.failed": "No se pudo cargar el perfil: {message}",
   "radio.people.signin": "Inicia sesión para seguir.",
   "radio.people.radio": "Radio"
+  // issue 24 §2, sharing: the embeddable player (Web/radio/embed/)
+  "radio.embed.loading": "Cargando…",
+  "radio.embed.play": "Reproducir",
+  "radio.embed.pause": "Pausa",
+  "radio.embed.progress": "Posición en el episodio",
+  "radio.embed.listenOn": "Escucha en Quintet",
+  "radio.embed.unavailable": "No disponible",
+  "radio.embed.notFound": "Este episodio o programa no está disponible: puede que se haya eliminado.",
+  "radio.embed.noEpisodes": "Este programa aún no tiene episodios.",
+  "radio.embed.badLink": "Este reproductor necesita ?episode= o ?show= con un id.",
+  "radio.embed.cover": "Portada de {show}"
 };

@@ -747,4 +747,15 @@ export default {
   "radio.people.failed": "Impossibile caricare il profilo: {message}",
   "radio.people.signin": "Accedi per seguire.",
   "radio.people.radio": "Radio"
+  // issue 24 §2, sharing: the embeddable player (Web/radio/embed/)
+  "radio.embed.loading": "Caricamento…",
+  "radio.embed.play": "Riproduci",
+  "radio.embed.pause": "Pausa",
+  "radio.embed.progress": "Posizione nell'episodio",
+  "radio.embed.listenOn": "Ascolta su Quintet",
+  "radio.embed.unavailable": "Non disponibile",
+  "radio.embed.notFound": "Questo episodio o programma non è disponibile: potrebbe essere stato eliminato.",
+  "radio.embed.noEpisodes": "Questo programma non ha ancora episodi.",
+  "radio.embed.badLink": "Questo player richiede ?episode= o ?show= con un id.",
+  "radio.embed.cover": "Copertina di {show}"
 };

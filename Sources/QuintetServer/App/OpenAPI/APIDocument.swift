@@ -13,6 +13,7 @@ public enum APIDocument {
     static let parts: [String] = [SystemOpenAPI.text, LibraryOpenAPI.text, GraphOpenAPI.text, GraphMapOpenAPI.text, MembersOpenAPI.text, RunnerOpenAPI.text, RadioOpenAPI.text, AccountsOpenAPI.text, CrowdOpenAPI.text]
     static let parts: [String] = [SystemOpenAPI.text, LibraryOpenAPI.text, GraphOpenAPI.text, GraphMapOpenAPI.text, MembersOpenAPI.text, RunnerOpenAPI.text, RadioOpenAPI.text, RadioShowsOpenAPI.text, CrowdOpenAPI.text]
     static let parts: [String] = [SystemOpenAPI.text, LibraryOpenAPI.text, GraphOpenAPI.text, GraphMapOpenAPI.text, MembersOpenAPI.text, RunnerOpenAPI.text, RadioOpenAPI.text, RadioDiscoverOpenAPI.text, CrowdOpenAPI.text]
+    static let parts: [String] = [SystemOpenAPI.text, LibraryOpenAPI.text, GraphOpenAPI.text, GraphMapOpenAPI.text, MembersOpenAPI.text, RunnerOpenAPI.text, RadioOpenAPI.text, RadioShareOpenAPI.text, CrowdOpenAPI.text]
 
     /// The document's bytes (UTF-8 JSON, keys sorted).
     public static let document: [UInt8] = {
