@@ -591,5 +591,8 @@ export default {
   "guest.state.ended": "the broadcast has ended",
   "guest.state.refused": "refused",
   "guest.state.left": "the guest left",
-  "guest.state.new": "connecting…"
+  "guest.state.new": "connecting…",
+  // radio.relay: Icecast relays of a live mount (issue 24 §4)
+  "radio.relay.count.one": "{count} relay",
+  "radio.relay.count.other": "{count} relays"
 };

@@ -193,5 +193,8 @@ export default {
   "guest.state.ended": "la emisión ha terminado",
   "guest.state.refused": "rechazado",
   "guest.state.left": "el invitado se fue",
-  "guest.state.new": "conectando…"
+  "guest.state.new": "conectando…",
+  // radio.relay: Icecast relays of a live mount (issue 24 §4)
+  "radio.relay.count.one": "{count} retransmisor",
+  "radio.relay.count.other": "{count} retransmisores"
 };

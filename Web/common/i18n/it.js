@@ -591,5 +591,8 @@ export default {
   "guest.state.ended": "la diretta è finita",
   "guest.state.refused": "rifiutato",
   "guest.state.left": "l'ospite è uscito",
-  "guest.state.new": "connessione…"
+  "guest.state.new": "connessione…",
+  // radio.relay: Icecast relays of a live mount (issue 24 §4)
+  "radio.relay.count.one": "{count} ripetitore",
+  "radio.relay.count.other": "{count} ripetitori"
 };
