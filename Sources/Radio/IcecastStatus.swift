@@ -9,6 +9,9 @@ public struct IcecastMountStatus: Sendable, Hashable {
     public var listenerPeak: Int
     /// `listeners`.
     public var listeners: Int
+    /// `relays`: other Icecast servers relaying the mount (Quintet's own key, issue 24 §4);
+    /// absent when nil. `listeners` then counts listeners without them.
+    public var relays: Int?
     /// `listenurl`: `http://<host>:<port><mount>`.
     public var listenURL: String
     /// `server_description` (from `Ice-Description`).
@@ -25,9 +28,10 @@ public struct IcecastMountStatus: Sendable, Hashable {
     public var title: String?
 
     /// A mount's status; every field as icecast names it.
-    public init(genre: String, listenerPeak: Int, listeners: Int, listenURL: String,
+    public init(genre: String, listenerPeak: Int, listeners: Int, relays: Int? = nil, listenURL: String,
                 serverDescription: String, serverName: String, serverType: String,
                 serverURL: String, streamStart: Date, title: String? = nil) {
+        self.relays = relays
         self.genre = genre
         self.listenerPeak = listenerPeak
         self.listeners = listeners
@@ -97,6 +101,7 @@ public struct IcecastStatus: Sendable, Hashable {
     static func object(_ m: IcecastMountStatus) -> String {
         var out = "{\"genre\":\(quote(m.genre)),\"listener_peak\":\(m.listenerPeak),"
         out += "\"listeners\":\(m.listeners),\"listenurl\":\(quote(m.listenURL)),"
+        if let relays = m.relays { out += "\"relays\":\(relays)," }
         out += "\"server_description\":\(quote(m.serverDescription)),"
         out += "\"server_name\":\(quote(m.serverName)),\"server_type\":\(quote(m.serverType)),"
         out += "\"server_url\":\(quote(m.serverURL)),"

@@ -173,6 +173,16 @@ public struct IcyInterleaver: Sendable {
         bytesUntilBlock = metaint
     }
 
+    /// The same listener carried over to another stream (a show's fallback mount) at absolute
+    /// offset `offset` of that stream: the block rhythm goes on where it was (``bytesUntilBlock``
+    /// kept, so the client's metaint count stays right) and the next block carries the title in
+    /// force there, even if its text equals the last one sent.
+    public func continuing(at offset: Int64) -> IcyInterleaver {
+        var next = IcyInterleaver(metaint: metaint, startingAt: offset)
+        next.bytesUntilBlock = bytesUntilBlock
+        return next
+    }
+
     /// The pieces to send for the audio from ``position`` up to `end` (exclusive), blocks
     /// included; afterwards ``position`` is `end`.
     public mutating func advance(to end: Int64, titles: IcyTitleHistory) -> [IcyPiece] {

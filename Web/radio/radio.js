@@ -138,6 +138,7 @@ function buildLive() {
         m.title ? el("span", { class: "live-title" }, m.title) : null,
         el("span", { class: "meta" },
           plural("radio.live.listeners", m.listeners), " · ",
+          m.relays > 0 ? el("span", { class: "live-relays" }, plural("radio.relay.count", m.relays), " · ") : null,
           t("radio.live.since"), " ", dayAndTime(m.started))));
   }));
 }

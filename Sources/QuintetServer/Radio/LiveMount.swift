@@ -41,12 +41,15 @@ final class LiveMount: @unchecked Sendable {
         var icy: IcyInterleaver?
         /// The connection speaks TLS: its batches are flushed in pieces (see ``Delivery``).
         let encrypted: Bool
-        init(id: Int, channel: any Channel, offset: Int64, icy: IcyInterleaver?, encrypted: Bool) {
+        /// Another Icecast server relaying the mount (``IcecastRelay``): counted apart.
+        let relay: Bool
+        init(id: Int, channel: any Channel, offset: Int64, icy: IcyInterleaver?, encrypted: Bool, relay: Bool = false) {
             self.id = id
             self.channel = channel
             self.offset = offset
             self.icy = icy
             self.encrypted = encrypted
+            self.relay = relay
         }
     }
 
@@ -65,8 +68,12 @@ final class LiveMount: @unchecked Sendable {
     private(set) var titleText: String?
     private var listeners: [Int: Listener] = [:]
     private var nextListenerID = 0
-    /// Connected listeners now, and the most at once.
+    /// Connections now (listeners and relays), and the most listeners (relays excluded) at once.
     var listenerCount: Int { listeners.count }
+    /// Relays (``IcecastRelay``) among the connections now.
+    private(set) var relayCount = 0
+    /// Listeners now, relays excluded (what `/status-json.xsl` and `/api/radio/live` call listeners).
+    var audienceCount: Int { listeners.count - relayCount }
     private(set) var peakListeners = 0
     private var peakDirty = false
     private var pendingBytesOut = 0
@@ -194,8 +201,9 @@ final class LiveMount: @unchecked Sendable {
     // MARK: listeners
 
     /// Adds a listener: writes the response head and the burst at once. `encrypted`: the
-    /// connection speaks TLS.
-    func addListener(channel: any Channel, wantsMetadata: Bool, encrypted: Bool = false) {
+    /// connection speaks TLS. A `relay` (another Icecast server) is served like any listener
+    /// but is neither a listen of the episode nor part of its listener peak.
+    func addListener(channel: any Channel, wantsMetadata: Bool, encrypted: Bool = false, relay: Bool = false) {
         guard !ended else {
             IcecastReply.send(.notFound, on: channel)
             return
@@ -207,14 +215,15 @@ final class LiveMount: @unchecked Sendable {
         let metaint = radio.configuration.metaint
         let listener = Listener(id: id, channel: channel, offset: start,
                                 icy: wantsMetadata ? IcyInterleaver(metaint: metaint, startingAt: start) : nil,
-                                encrypted: encrypted)
+                                encrypted: encrypted, relay: relay)
         listeners[id] = listener
-        listens += 1
         radio.listenerAdded()
-        if let episode { radio.listenCounted(episode) }
-        if listeners.count > peakListeners {
-            peakListeners = listeners.count
-            peakDirty = true
+        if relay {
+            relayCount += 1
+        } else {
+            listens += 1
+            if let episode { radio.listenCounted(episode) }
+            notePeak()
         }
         let head = ByteBuffer(string: listenerHead(metadata: wantsMetadata))
         channel.closeFuture.whenComplete { [weak self] _ in
@@ -225,15 +234,31 @@ final class LiveMount: @unchecked Sendable {
         deliverRemote()
     }
 
+    private func notePeak() {
+        if audienceCount > peakListeners {
+            peakListeners = audienceCount
+            peakDirty = true
+        }
+    }
+
     /// Moves listeners from an ended mount here (the show's fallback), keeping their connection.
+    /// An ICY listener (a relay asks for metadata) keeps its block rhythm: its next block comes
+    /// where it expects one and carries this mount's title.
     func adopt(_ moved: [Listener]) {
+        guard !ended else {
+            for listener in moved { listener.channel.close(promise: nil) }
+            return
+        }
+        flushPending()
         for listener in moved {
+            radio.listenerAdded()
             let id = nextListenerID
             nextListenerID += 1
             let start = buffer.burstStart(size: radio.configuration.burstSize)
-            let newcomer = Listener(id: id, channel: listener.channel, offset: start, icy: nil, encrypted: listener.encrypted)
+            let newcomer = Listener(id: id, channel: listener.channel, offset: start, icy: listener.icy?.continuing(at: start),
+                                    encrypted: listener.encrypted, relay: listener.relay)
             listeners[id] = newcomer
-            peakListeners = max(peakListeners, listeners.count)
+            if listener.relay { relayCount += 1 } else { notePeak() }
             listener.channel.closeFuture.whenComplete { [weak self] _ in
                 guard let self else { return }
                 self.eventLoop.execute { self.removeListener(id) }
@@ -242,7 +267,10 @@ final class LiveMount: @unchecked Sendable {
     }
 
     private func removeListener(_ id: Int) {
-        if listeners.removeValue(forKey: id) != nil { radio.listenerRemoved() }
+        if let gone = listeners.removeValue(forKey: id) {
+            if gone.relay { relayCount -= 1 }
+            radio.listenerRemoved()
+        }
     }
 
     /// The response head of §2.1, `icy-*` written `name:value`.
@@ -392,8 +420,11 @@ final class LiveMount: @unchecked Sendable {
     static let maxSlicesPerBatch = 8
 
     private func drop(_ listener: Listener) {
-        listeners.removeValue(forKey: listener.id)
-        radio.listenerRemoved(dropped: true)
+        // (At the end of a broadcast the listener was already taken out: it is only closed.)
+        if listeners.removeValue(forKey: listener.id) != nil {
+            if listener.relay { relayCount -= 1 }
+            radio.listenerRemoved(dropped: true)
+        }
         listener.channel.close(promise: nil)
     }
 
@@ -470,14 +501,11 @@ final class LiveMount: @unchecked Sendable {
         }
         let remaining = Array(listeners.values)
         listeners.removeAll()
+        relayCount = 0
         for _ in remaining { radio.listenerRemoved() }
         if let fallback = show.fallbackMount, let target = radio.mount(at: fallback), target !== self {
-            let plain = remaining.filter { $0.icy == nil }
-            for listener in remaining where listener.icy != nil { listener.channel.close(promise: nil) }
-            target.eventLoop.execute {
-                target.adopt(plain)
-                for _ in plain { self.radio.listenerAdded() }
-            }
+            // Listeners and relays alike, ICY or not, keep their connection.
+            target.eventLoop.execute { target.adopt(remaining) }
         } else {
             // What arrived since the last batch still goes out, then the connection closes.
             for listener in remaining { serve(listener, closing: true) }
@@ -487,7 +515,7 @@ final class LiveMount: @unchecked Sendable {
 
     /// This mount as `/status-json.xsl` lists it.
     func status(listenURLBase: String) -> IcecastMountStatus {
-        IcecastMountStatus(genre: info.genre ?? "", listenerPeak: peakListeners, listeners: listeners.count,
+        IcecastMountStatus(genre: info.genre ?? "", listenerPeak: peakListeners, listeners: audienceCount, relays: relayCount,
                            listenURL: listenURLBase + path, serverDescription: info.description ?? "",
                            serverName: info.name ?? show.title, serverType: info.contentType,
                            serverURL: info.url ?? "", streamStart: streamStart, title: titleText)

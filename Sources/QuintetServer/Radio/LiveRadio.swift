@@ -217,7 +217,10 @@ final class LiveRadio: Sendable {
         _ = try? channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 256))
         let wantsMetadata = head["icy-metadata"]?.trimmingCharacters(in: .whitespaces) == "1"
         let encrypted = (try? channel.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)) != nil
-        mount.eventLoop.execute { mount.addListener(channel: channel, wantsMetadata: wantsMetadata, encrypted: encrypted) }
+        let relay = IcecastRelay.isRelay(userAgent: head["user-agent"], query: head.query, relayHeader: head[IcecastRelay.header])
+        mount.eventLoop.execute {
+            mount.addListener(channel: channel, wantsMetadata: wantsMetadata, encrypted: encrypted, relay: relay)
+        }
     }
 
     enum SourceKind: Equatable { case relay(String), transcode }

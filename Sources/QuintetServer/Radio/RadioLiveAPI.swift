@@ -5,7 +5,10 @@ import Hummingbird
 /// `/status-json.xsl`, which keeps icecast's shape for existing clients:
 ///
 /// `GET /api/radio/live` (no auth) →
-/// `{"mounts":[{"mount","show_id","show_title","title","listeners","listener_peak","started","content_type","episode_id"}]}`
+/// `{"mounts":[{"mount","show_id","show_title","title","listeners","relays","listener_peak","started","content_type","episode_id"}]}`
+///
+/// - `listeners` counts people listening, `relays` the Icecast servers relaying the mount
+///   (``IcecastRelay``; each feeds its own listeners elsewhere);
 ///
 /// - `title` is the ICY stream title now in force (`null` until one is set);
 /// - `started` is when the broadcast began (ISO 8601, UTC);
@@ -20,13 +23,14 @@ enum RadioLiveAPI {
         let showTitle: String
         let title: String?
         let listeners: Int
+        let relays: Int
         let listenerPeak: Int
         let started: Date
         let contentType: String
         let episodeID: Int64?
 
         enum CodingKeys: String, CodingKey {
-            case mount, showID = "show_id", showTitle = "show_title", title, listeners
+            case mount, showID = "show_id", showTitle = "show_title", title, listeners, relays
             case listenerPeak = "listener_peak", started, contentType = "content_type", episodeID = "episode_id"
         }
 
@@ -38,6 +42,7 @@ enum RadioLiveAPI {
             try container.encode(showTitle, forKey: .showTitle)
             try container.encode(title, forKey: .title)
             try container.encode(listeners, forKey: .listeners)
+            try container.encode(relays, forKey: .relays)
             try container.encode(listenerPeak, forKey: .listenerPeak)
             try container.encode(started, forKey: .started)
             try container.encode(contentType, forKey: .contentType)
@@ -61,7 +66,7 @@ enum RadioLiveAPI {
             let view = try? await mount.eventLoop.submit { () -> MountView? in
                 guard !mount.ended else { return nil }
                 return MountView(mount: mount.path, showID: mount.show.id, showTitle: mount.show.title,
-                                 title: mount.titleText, listeners: mount.listenerCount,
+                                 title: mount.titleText, listeners: mount.audienceCount, relays: mount.relayCount,
                                  listenerPeak: mount.peakListeners, started: mount.streamStart,
                                  contentType: mount.info.contentType, episodeID: mount.episodeID)
             }.get()

@@ -758,4 +758,7 @@ export default {
   "radio.embed.noEpisodes": "This show has no episodes yet.",
   "radio.embed.badLink": "This player needs ?episode= or ?show= with an id.",
   "radio.embed.cover": "Cover of {show}"
+  // radio.relay: Icecast relays of a live mount (issue 24 §4)
+  "radio.relay.count.one": "{count} relay",
+  "radio.relay.count.other": "{count} relays"
 };

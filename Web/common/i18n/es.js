@@ -360,4 +360,7 @@ export default {
   "radio.embed.noEpisodes": "Este programa aún no tiene episodios.",
   "radio.embed.badLink": "Este reproductor necesita ?episode= o ?show= con un id.",
   "radio.embed.cover": "Portada de {show}"
+  // radio.relay: Icecast relays of a live mount (issue 24 §4)
+  "radio.relay.count.one": "{count} retransmisor",
+  "radio.relay.count.other": "{count} retransmisores"
 };

@@ -758,4 +758,7 @@ export default {
   "radio.embed.noEpisodes": "Questo programma non ha ancora episodi.",
   "radio.embed.badLink": "Questo player richiede ?episode= o ?show= con un id.",
   "radio.embed.cover": "Copertina di {show}"
+  // radio.relay: Icecast relays of a live mount (issue 24 §4)
+  "radio.relay.count.one": "{count} ripetitore",
+  "radio.relay.count.other": "{count} ripetitori"
 };

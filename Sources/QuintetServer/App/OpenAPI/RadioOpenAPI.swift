@@ -776,6 +776,7 @@ enum RadioOpenAPI {
      "show_title",
      "title",
      "listeners",
+     "relays",
      "listener_peak",
      "started",
      "content_type",
@@ -798,7 +799,12 @@ enum RadioOpenAPI {
       ]
      },
      "listeners": {
-      "type": "integer"
+      "type": "integer",
+      "description": "Listeners now, relays excluded"
+     },
+     "relays": {
+      "type": "integer",
+      "description": "Icecast servers relaying the mount now (User-Agent Icecast, ?relay=1 or X-Quintet-Relay: 1)"
      },
      "listener_peak": {
       "type": "integer"
