@@ -10,11 +10,9 @@ struct RadioCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "radio",
         abstract: "The radio: shows (mount, stream key, feed) and their episodes.",
-        subcommands: [CreateShow.self, Shows.self, Episodes.self, ImportEpisode.self, Publish.self, DeleteEpisode.self,
-                      ResetKey.self, RadioPlansCommand.self]
         subcommands: [CreateShow.self, EditShow.self, Shows.self, Episodes.self, ImportEpisode.self, Publish.self,
-                      DeleteEpisode.self, RestoreEpisode.self, DeleteShow.self, RestoreShow.self, ResetKey.self]
-                      ResetKey.self, OPML.self]
+                      DeleteEpisode.self, RestoreEpisode.self, DeleteShow.self, RestoreShow.self, ResetKey.self,
+                      RadioPlansCommand.self, OPML.self]
     )
 
     /// Where the printed URLs point: `--public-url`, else QUINTET_PUBLIC_URL, else

@@ -212,7 +212,6 @@ function renderShows() {
   $("#shows-list").replaceChildren(...shows.map((s) => el("li", { "data-show-id": s.id },
     el("a", { class: "show-title", href: `/radio/show/?id=${encodeURIComponent(s.id)}`,
       "aria-label": t("radio.show.open", { show: s.title }) }, s.title),
-    el("a", { class: "show-title", href: `/radio/show/?id=${encodeURIComponent(s.id)}` }, s.title),
     el("span", { class: "meta" }, plural("radio.shows.episodes", s.episode_count || 0)),
     el("a", { class: "feed", href: `/radio/feeds/${encodeURIComponent(s.id)}.xml`, type: "application/rss+xml",
       "aria-label": t("radio.shows.feedLabel", { show: s.title }) }, t("radio.shows.feed")))));

@@ -53,17 +53,17 @@ public enum QuintetApplication {
                                   crowd: CrowdRoutes.Configuration? = nil,
                                   secureCookies: Bool = false,
                                   registration: RegistrationMode = .invite) -> Router<QuintetRequestContext> {
-                                  secureCookies: Bool = false) -> Router<QuintetRequestContext> {
         makeRouter(database: database, webDirectory: webDirectory, maxUploadBytes: maxUploadBytes, library: library,
-                   auth: auth, publicURL: publicURL, crowd: crowd, secureCookies: secureCookies, live: nil)
+                   auth: auth, publicURL: publicURL, crowd: crowd, secureCookies: secureCookies,
+                   registration: registration, live: nil)
     }
 
-    /// ``makeRouter(database:webDirectory:maxUploadBytes:library:auth:publicURL:crowd:secureCookies:)``
+    /// ``makeRouter(database:webDirectory:maxUploadBytes:library:auth:publicURL:crowd:secureCookies:registration:)``
     /// with the live radio, whose mounts Subsonic lists as internet radio stations.
     static func makeRouter(database: QuintetDatabase, webDirectory: URL, maxUploadBytes: Int,
                            library: LibraryService?, auth: Authenticator?, publicURL: String?,
                            crowd: CrowdRoutes.Configuration?, secureCookies: Bool,
-                           live: LiveRadio?) -> Router<QuintetRequestContext> {
+                           registration: RegistrationMode, live: LiveRadio?) -> Router<QuintetRequestContext> {
         PrometheusMetrics.bootstrap()
         let router = Router(context: QuintetRequestContext.self)
         router.middlewares.add(RequestLogMiddleware(.info))
@@ -149,8 +149,8 @@ public enum QuintetApplication {
         let router = makeRouter(database: database, webDirectory: configuration.webDirectory,
                                 maxUploadBytes: configuration.maxUploadBytes, library: library, auth: auth,
                                 publicURL: configuration.publicURL, crowd: crowdRoutes,
-                                secureCookies: configuration.tls != nil, registration: configuration.registration)
-                                secureCookies: configuration.tls != nil, live: radio)
+                                secureCookies: configuration.tls != nil, registration: configuration.registration,
+                                live: radio)
         RadioLiveRoutes.add(to: router, radio: radio, auth: auth)
         RadioIngestRoute.addPlainAnswer(to: router)
         RadioGuestRoute.addPlainAnswer(to: router)

@@ -646,7 +646,7 @@ export default {
   "radio.account.password.current": "Current password",
   "radio.account.password.new": "New password (at least 8 characters)",
   "radio.account.password.submit": "Change password",
-  "radio.account.password.changed": "Password changed."
+  "radio.account.password.changed": "Password changed.",
   // radio.show: show and episode pages with their editors (issue 24 §2)
   "radio.show.back": "Radio",
   "radio.show.failed": "Could not load: {message}",
@@ -688,7 +688,7 @@ export default {
   "radio.show.field.subcategory": "Subcategory",
   "radio.show.field.none": "(none)",
   "radio.show.field.autoPublish": "Publish finished broadcasts at once",
-  "radio.show.open": "Open {show}"
+  "radio.show.open": "Open {show}",
   // radio.discover.* and radio.people.*: follow, discovery, search and public profiles (issue 24 §2),
   "radio.discover.heading": "Discover",
   "radio.discover.searchLabel": "Search shows, episodes and people",
@@ -746,7 +746,7 @@ export default {
   "radio.people.noName": "This page needs a name (?name=…).",
   "radio.people.failed": "Could not load the profile: {message}",
   "radio.people.signin": "Sign in to follow.",
-  "radio.people.radio": "Radio"
+  "radio.people.radio": "Radio",
   // issue 24 §2, sharing: the embeddable player (Web/radio/embed/)
   "radio.embed.loading": "Loading…",
   "radio.embed.play": "Play",
@@ -757,7 +757,7 @@ export default {
   "radio.embed.notFound": "This episode or show is not available: it may have been deleted.",
   "radio.embed.noEpisodes": "This show has no episodes yet.",
   "radio.embed.badLink": "This player needs ?episode= or ?show= with an id.",
-  "radio.embed.cover": "Cover of {show}"
+  "radio.embed.cover": "Cover of {show}",
   // radio.relay: Icecast relays of a live mount (issue 24 §4)
   "radio.relay.count.one": "{count} relay",
   "radio.relay.count.other": "{count} relays"

@@ -248,7 +248,7 @@ export default {
   "radio.account.password.current": "Contraseña actual",
   "radio.account.password.new": "Nueva contraseña (al menos 8 caracteres)",
   "radio.account.password.submit": "Cambiar contraseña",
-  "radio.account.password.changed": "Contraseña cambiada."
+  "radio.account.password.changed": "Contraseña cambiada.",
   // radio.show: páginas de programas y episodios con sus editores (issue 24 §2)
   "radio.show.back": "Radio",
   "radio.show.failed": "No se pudo cargar: {message}",
@@ -290,7 +290,7 @@ export default {
   "radio.show.field.subcategory": "Subcategoría",
   "radio.show.field.none": "(ninguna)",
   "radio.show.field.autoPublish": "Publicar al momento las emisiones terminadas",
-  "radio.show.open": "Abrir {show}"
+  "radio.show.open": "Abrir {show}",
   // radio.discover.* and radio.people.*: follow, discovery, search and public profiles (issue 24 §2),
   "radio.discover.heading": "Descubre",
   "radio.discover.searchLabel": "Buscar programas, episodios y personas",
@@ -348,7 +348,7 @@ export default {
   "radio.people.noName": "Esta página necesita un nombre (?name=…).",
   "radio.people.failed": "No se pudo cargar el perfil: {message}",
   "radio.people.signin": "Inicia sesión para seguir.",
-  "radio.people.radio": "Radio"
+  "radio.people.radio": "Radio",
   // issue 24 §2, sharing: the embeddable player (Web/radio/embed/)
   "radio.embed.loading": "Cargando…",
   "radio.embed.play": "Reproducir",
@@ -359,7 +359,7 @@ export default {
   "radio.embed.notFound": "Este episodio o programa no está disponible: puede que se haya eliminado.",
   "radio.embed.noEpisodes": "Este programa aún no tiene episodios.",
   "radio.embed.badLink": "Este reproductor necesita ?episode= o ?show= con un id.",
-  "radio.embed.cover": "Portada de {show}"
+  "radio.embed.cover": "Portada de {show}",
   // radio.relay: Icecast relays of a live mount (issue 24 §4)
   "radio.relay.count.one": "{count} retransmisor",
   "radio.relay.count.other": "{count} retransmisores"

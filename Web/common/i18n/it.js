@@ -646,7 +646,7 @@ export default {
   "radio.account.password.current": "Password attuale",
   "radio.account.password.new": "Nuova password (almeno 8 caratteri)",
   "radio.account.password.submit": "Cambia password",
-  "radio.account.password.changed": "Password cambiata."
+  "radio.account.password.changed": "Password cambiata.",
   // radio.show: pagine di trasmissioni e puntate con i loro editor (issue 24 §2)
   "radio.show.back": "Radio",
   "radio.show.failed": "Impossibile caricare: {message}",
@@ -688,7 +688,7 @@ export default {
   "radio.show.field.subcategory": "Sottocategoria",
   "radio.show.field.none": "(nessuna)",
   "radio.show.field.autoPublish": "Pubblica subito le dirette finite",
-  "radio.show.open": "Apri {show}"
+  "radio.show.open": "Apri {show}",
   // radio.discover.* and radio.people.*: follow, discovery, search and public profiles (issue 24 §2),
   "radio.discover.heading": "Scopri",
   "radio.discover.searchLabel": "Cerca programmi, puntate e persone",
@@ -746,7 +746,7 @@ export default {
   "radio.people.noName": "Questa pagina vuole un nome (?name=…).",
   "radio.people.failed": "Impossibile caricare il profilo: {message}",
   "radio.people.signin": "Accedi per seguire.",
-  "radio.people.radio": "Radio"
+  "radio.people.radio": "Radio",
   // issue 24 §2, sharing: the embeddable player (Web/radio/embed/)
   "radio.embed.loading": "Caricamento…",
   "radio.embed.play": "Riproduci",
@@ -757,7 +757,7 @@ export default {
   "radio.embed.notFound": "Questo episodio o programma non è disponibile: potrebbe essere stato eliminato.",
   "radio.embed.noEpisodes": "Questo programma non ha ancora episodi.",
   "radio.embed.badLink": "Questo player richiede ?episode= o ?show= con un id.",
-  "radio.embed.cover": "Copertina di {show}"
+  "radio.embed.cover": "Copertina di {show}",
   // radio.relay: Icecast relays of a live mount (issue 24 §4)
   "radio.relay.count.one": "{count} ripetitore",
   "radio.relay.count.other": "{count} ripetitori"

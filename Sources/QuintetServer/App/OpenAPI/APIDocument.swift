@@ -10,10 +10,8 @@ import Hummingbird
 /// when one is missing here or when the document names a route the server lacks.
 public enum APIDocument {
     /// The parts, in the order their paths are merged.
-    static let parts: [String] = [SystemOpenAPI.text, LibraryOpenAPI.text, GraphOpenAPI.text, GraphMapOpenAPI.text, MembersOpenAPI.text, RunnerOpenAPI.text, RadioOpenAPI.text, AccountsOpenAPI.text, CrowdOpenAPI.text]
-    static let parts: [String] = [SystemOpenAPI.text, LibraryOpenAPI.text, GraphOpenAPI.text, GraphMapOpenAPI.text, MembersOpenAPI.text, RunnerOpenAPI.text, RadioOpenAPI.text, RadioShowsOpenAPI.text, CrowdOpenAPI.text]
-    static let parts: [String] = [SystemOpenAPI.text, LibraryOpenAPI.text, GraphOpenAPI.text, GraphMapOpenAPI.text, MembersOpenAPI.text, RunnerOpenAPI.text, RadioOpenAPI.text, RadioDiscoverOpenAPI.text, CrowdOpenAPI.text]
-    static let parts: [String] = [SystemOpenAPI.text, LibraryOpenAPI.text, GraphOpenAPI.text, GraphMapOpenAPI.text, MembersOpenAPI.text, RunnerOpenAPI.text, RadioOpenAPI.text, RadioShareOpenAPI.text, CrowdOpenAPI.text]
+    static let parts: [String] = [SystemOpenAPI.text, LibraryOpenAPI.text, GraphOpenAPI.text, GraphMapOpenAPI.text, MembersOpenAPI.text, RunnerOpenAPI.text, RadioOpenAPI.text,
+                                  AccountsOpenAPI.text, RadioShowsOpenAPI.text, RadioDiscoverOpenAPI.text, RadioShareOpenAPI.text, CrowdOpenAPI.text]
 
     /// The document's bytes (UTF-8 JSON, keys sorted).
     public static let document: [UInt8] = {
