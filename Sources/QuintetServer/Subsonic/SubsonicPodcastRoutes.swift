@@ -124,7 +124,7 @@ extension SubsonicAPI {
 
     /// An episode as Subsonic's podcastEpisode (a `Child` with the podcast fields).
     func episode(_ episode: RadioEpisode, show: RadioShow, owner: String) -> SubsonicElement {
-        let id = SubsonicID.podcastEpisode(episode.id!)
+        let id: String = SubsonicID.podcastEpisode(episode.id!)
         let published = episode.publishedAt ?? episode.endedAt ?? episode.startedAt
         var e = SubsonicElement()
         e.set("id", id)
