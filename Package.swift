@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "QuintetStore",
             dependencies: [
-                grdb, .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                "Locking", grdb, .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Locking
 
 /// The one SQLite database of a data folder (`DATA/quintet.sqlite`), shared by every system.
 ///
@@ -19,6 +20,9 @@ public final class QuintetDatabase: Sendable {
     public let pool: DatabasePool
     /// The data folder.
     public let directory: URL
+
+    /// Whether ``close()`` ran: a second call does nothing (GRDB crashes on a closed pool).
+    private let closed = Lock(false)
 
     private init(pool: DatabasePool, directory: URL) {
         self.pool = pool
@@ -60,8 +64,14 @@ public final class QuintetDatabase: Sendable {
         return applied.sorted()
     }
 
-    /// Flushes the WAL into the main file and closes every connection. Further use throws.
+    /// Flushes the WAL into the main file and closes every connection. Further use throws;
+    /// closing again does nothing.
     public func close() throws {
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        guard first else { return }
         _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try pool.close()
     }

@@ -66,7 +66,11 @@ public struct SharePage: Sendable, Hashable {
     /// The page.
     public func html() -> String {
         let e: (String) -> String = { XMLText.escape($0, .text) }
-        let summary = description.count > Self.maxDescription ? String(description.prefix(Self.maxDescription - 1)) + "…" : description
+        // Controls go before the cut (the escaping drops them too), so a long text keeps exactly maxDescription characters.
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: description.unicodeScalars.filter { $0 == "\n" || $0 == "\t" || $0.properties.generalCategory != .control })
+        let plain = String(text)
+        let summary = plain.count > Self.maxDescription ? String(plain.prefix(Self.maxDescription - 1)) + "…" : plain
         var meta: [(attribute: String, key: String, value: String)] = [
             ("property", "og:title", title), ("property", "og:description", summary), ("property", "og:url", url),
             ("property", "og:type", type), ("property", "og:site_name", siteName),

@@ -130,7 +130,7 @@ struct RadioShareRouteTests {
         let hostile = try s.radio.createShow(owner: 1, .init(title: #"Bad "<outline>" & co"#))
         let deleted = try s.radio.createShow(owner: 1, .init(title: "Deleted one"))
         let guest = try #require(try UserStore(database: s.database).find(name: "guest"))
-        try s.database.pool.write { db in
+        try await s.database.pool.write { db in
             for show in [s.show.id!, hostile.id!, deleted.id!] {
                 try db.execute(sql: "INSERT INTO radio_show_follows (follower_id, show_id, created_at) VALUES (?, ?, ?)",
                                arguments: [guest.id!, show, Date()])

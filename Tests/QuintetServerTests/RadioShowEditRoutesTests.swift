@@ -59,7 +59,7 @@ struct RadioShowEditRoutesTests {
         let png = s.data.appendingPathComponent("art.png")
         try FFmpegDecoder().run(["-y", "-f", "lavfi", "-i", "color=c=red:s=64x64", "-frames:v", "1", png.path])
         let other = try s.radio.createShow(owner: s.show.ownerID, .init(title: "Other", cover: "art.png"))
-        try s.database.pool.write { db in   // as older versions stored an absolute --cover
+        try await s.database.pool.write { db in   // as older versions stored an absolute --cover
             try db.execute(sql: "UPDATE radio_shows SET cover = ? WHERE id = ?", arguments: [png.path, s.show.id!])
         }
         try await Application(router: s.router).test(.router) { client in
@@ -72,7 +72,8 @@ struct RadioShowEditRoutesTests {
             try await client.execute(uri: "/api/radio/shows/\(other.id!)/cover", method: .put,
                                      headers: [.authorization: RadioServer.owner], body: ByteBuffer(bytes: Array(try Data(contentsOf: png)))) { response in
                 #expect(response.status == .ok)
-                #expect(try Self.object(response)["cover_url"] as? String == "http://localhost/radio/covers/\(other.id!)")
+                let answer1 = try Self.object(response)
+                #expect(answer1["cover_url"] as? String == "http://localhost/radio/covers/\(other.id!)")
             }
             try await client.execute(uri: "/radio/covers/\(other.id!)", method: .get) { response in
                 #expect(response.headers[.contentType] == "image/jpeg")
@@ -101,7 +102,8 @@ struct RadioShowEditRoutesTests {
             }
             try await client.execute(uri: "/api/radio/shows/\(id)", method: .delete, headers: [.authorization: RadioServer.owner]) { response in
                 #expect(response.status == .ok)
-                #expect(try Self.object(response)["restore_until"] is String)
+                let answer2 = try Self.object(response)
+                #expect(answer2["restore_until"] is String)
             }
             for uri in ["/api/radio/shows/\(id)", "/radio/feeds/\(id).xml", "/radio/episodes/\(episode).mp3",
                         "/api/radio/episodes/\(episode)"] {
@@ -120,7 +122,8 @@ struct RadioShowEditRoutesTests {
             // One episode: unpublish, delete, undo.
             try await client.execute(uri: "/api/radio/episodes/\(episode)", method: .patch, headers: [.authorization: RadioServer.owner],
                                      body: Self.body(#"{"published":false,"title":"Renamed"}"#)) { response in
-                #expect(try Self.object(response)["state"] as? String == "recorded")
+                let answer3 = try Self.object(response)
+                #expect(answer3["state"] as? String == "recorded")
             }
             try await client.execute(uri: "/radio/episodes/\(episode).mp3", method: .get) { #expect($0.status == .notFound) }
             try await client.execute(uri: "/api/radio/episodes/\(episode)", method: .delete, headers: [.authorization: RadioServer.owner]) {
@@ -133,7 +136,8 @@ struct RadioShowEditRoutesTests {
                 #expect($0.status == .forbidden)
             }
             try await client.execute(uri: "/api/radio/episodes/\(episode)/restore", method: .post, headers: [.authorization: RadioServer.owner]) { response in
-                #expect(try Self.object(response)["title"] as? String == "Renamed")
+                let answer4 = try Self.object(response)
+                #expect(answer4["title"] as? String == "Renamed")
             }
         }
     }
