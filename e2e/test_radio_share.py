@@ -6,10 +6,11 @@ makes the audio time advance."""
 from __future__ import annotations
 
 import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import sqlite3
 import time
 from html.parser import HTMLParser
-from urllib.parse import quote
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -127,14 +128,32 @@ def test_following_opml(server, shared):
 def test_embed_player_plays_inside_an_iframe(server, shared, browser):
     episode = shared["episode"]
     oembed = requests.get(server.url("/api/oembed"), params={"url": server.url(f"/radio/e/{episode['id']}")}, timeout=10).json()
-    # A host page on another origin-like path, holding the iframe oEmbed gave (as a blog would).
-    browser.get("data:text/html;charset=utf-8," + quote(f"<!doctype html><title>host</title><body>{oembed['html']}</body>"))
+    # A host page on another origin (a second loopback server, as a blog would be), holding the
+    # iframe oEmbed gave. (A data: URL page cannot frame a loopback address in Chromium.)
+    host_page = f"<!doctype html><title>host</title><body>{oembed['html']}</body>".encode()
+
+    class Host(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(host_page)))
+            self.end_headers()
+            self.wfile.write(host_page)
+
+        def log_message(self, *args):
+            pass
+
+    host = ThreadingHTTPServer(("127.0.0.1", 0), Host)
+    threading.Thread(target=host.serve_forever, daemon=True).start()
+    stop_host = host.shutdown
+    browser.get(f"http://localhost:{host.server_address[1]}/blog.html")
     frame = wait(browser, lambda d: d.find_elements(By.TAG_NAME, "iframe"), "the iframe is on the host page")[0]
     assert frame.size["width"] == oembed["width"] and frame.size["height"] == oembed["height"]
     browser.switch_to.frame(frame)
     try:
-        wait(browser, lambda d: d.execute_script("return document.querySelector('main').dataset.state") == "ready",
-             "the embed player loaded the episode")
+        wait(browser, lambda d: d.execute_script("return document.querySelector('main')?.dataset.state") == "ready",
+             lambda: "the embed player loaded the episode: " + repr(browser.execute_script(
+                 "return [document.location.href, document.querySelector('main')?.dataset.state]")) + repr(browser.get_log("browser")))
         assert browser.find_element(By.ID, "embed-title").text == "Pilot <script>x</script>"
         assert browser.find_element(By.ID, "embed-show").text == 'Share "Night" <b>& Co</b>'
         play = browser.find_element(By.ID, "embed-play")
@@ -142,7 +161,7 @@ def test_embed_player_plays_inside_an_iframe(server, shared, browser):
         play.click()
         wait(browser, lambda d: d.execute_script("return document.querySelector('#embed-audio').currentTime") > 0.5,
              "the audio time advances after play", timeout=15)
-        assert browser.execute_script("return document.querySelector('main').dataset.state") == "playing"
+        assert browser.execute_script("return document.querySelector('main')?.dataset.state") == "playing"
         assert play.get_attribute("aria-label") == "Pause"
         play.click()
         wait(browser, lambda d: d.execute_script("return document.querySelector('#embed-audio').paused"), "paused")
@@ -150,3 +169,4 @@ def test_embed_player_plays_inside_an_iframe(server, shared, browser):
         assert link == server.url(f"/radio/show/?id={episode['show_id']}")
     finally:
         browser.switch_to.default_content()
+        stop_host()
