@@ -39,7 +39,7 @@ const message = (err) => (err && err.message ? err.message : String(err));
 
 // --- Tabs -----------------------------------------------------------------------------------
 
-function selectTab(tab, focus = false) {
+function selectTab(tab, focus = false, quiet = false) {
   state.tab = tab;
   for (const button of document.querySelectorAll("#discover-tabs [role=tab]")) {
     const selected = button.dataset.tab === tab;
@@ -49,7 +49,7 @@ function selectTab(tab, focus = false) {
   }
   $("#discover-panel").setAttribute("aria-labelledby", `tab-${tab}`);
   $("#near-position").hidden = tab !== "near";
-  load();
+  load(quiet);
 }
 
 $("#discover-tabs").addEventListener("click", (event) => {
@@ -67,7 +67,9 @@ $("#discover-tabs").addEventListener("keydown", (event) => {
 
 // --- Loading the lists ----------------------------------------------------------------------
 
-async function load() {
+/** Loads the tab's lists; `quiet` for the page's first answer, which is what the page shows, not a
+ * change to announce (the live list's rule too). */
+async function load(quiet = false) {
   const request = ++state.request;
   const tab = state.tab;
   showError("");
@@ -97,7 +99,7 @@ async function load() {
   $("#discover-panel").setAttribute("aria-busy", "false");
   render();
   const count = (state.shows || []).length + (state.episodes || []).length + (state.events || []).length;
-  if (!state.needsSignIn) announce(plural("radio.discover.results", count));
+  if (!state.needsSignIn && !quiet) announce(plural("radio.discover.results", count));
 }
 
 function render() {
@@ -256,4 +258,4 @@ document.addEventListener("change", (event) => {
 });
 
 buildMap();
-selectTab("popular");
+selectTab("popular", false, true);

@@ -23,6 +23,7 @@ const state = {
   shows: null,
   playing: null, // {kind: "live", mount, show, title} or {kind: "episode", id, title, show}
   liveKey: "", // the mounts and episodes live at the last refresh, to notice broadcasts ending
+  episodesPendingUntil: 0, // until when the episodes are refreshed with the live list (ms)
   timer: 0,
 };
 
@@ -66,7 +67,13 @@ async function refreshLive() {
       time: new Date().toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit", second: "2-digit" }) });
     // A broadcast that started or ended changes the episodes (a new one is recorded or published).
     const key = state.live.map((m) => `${m.mount}#${m.episode_id}`).join(",");
-    if (key !== state.liveKey && state.episodes !== null) { refreshEpisodes(); refreshShows(); }
+    // A finished broadcast is published a few seconds after its mount closes (finalising,
+    // loudness), so the episodes are asked again at every refresh for a minute after a change.
+    if (key !== state.liveKey) state.episodesPendingUntil = Date.now() + 60_000;
+    if (state.episodes !== null && (key !== state.liveKey || Date.now() < state.episodesPendingUntil)) {
+      refreshEpisodes();
+      if (key !== state.liveKey) refreshShows();
+    }
     // The list is no live region (it is rebuilt every refresh): a change of what is on air is said.
     if (key !== state.liveKey && known) {
       announce(state.live.length ? plural("radio.live.now", state.live.length) : t("radio.live.empty"));
