@@ -38,7 +38,9 @@ def test_register_by_invite_edit_profile_and_picture(server, browser, tmp_path):
     assert "/radio/account/?invite=" in link
     token = made.json()["token"]
 
-    # Register in the browser from the link (its host is the server's own).
+    # Register in the browser from the link (its host is the server's own), signed out: the
+    # session's one Chromium may still hold another test's session cookie.
+    browser.execute_cdp_cmd("Network.clearBrowserCookies", {})
     open_page(browser, server.url("/radio/account/?invite=" + token))
     wait(browser, lambda d: d.find_element(By.ID, "register").is_displayed(), "no register form")
     assert browser.find_element(By.ID, "register-invite").get_attribute("value") == token
