@@ -46,7 +46,7 @@ public enum RadioShareRoutes {
             let root = base.baseURL(request)
             let found = try await Blocking.run { () -> (RadioShow, Int)? in
                 guard let show = try radio.publicShow(id: id) else { return nil }
-                return (show, try radio.publicEpisodes(showID: id, limit: .max).count)
+                return (show, try radio.episodeCount(showID: id, states: [.published]))
             }
             guard let (show, count) = found else { return notFound() }
             let link = "\(root)/radio/s/\(id)"
