@@ -46,6 +46,20 @@ public struct PlanUsage: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey { case episodesOnline = "episodes_online"; case storageBytes = "storage_bytes" }
 }
 
+/// What a plan's storage leaves a user: `allowed − used` bytes (never below zero).
+public struct StorageLeft: Sendable, Hashable {
+    public let plan: String
+    public let used: Int64
+    public let allowed: Int64
+    public init(plan: String, used: Int64, allowed: Int64) { self.plan = plan; self.used = used; self.allowed = allowed }
+    public var bytes: Int64 { max(0, allowed - used) }
+    /// The refusal when nothing is left (or a recording of `recorded` more bytes passed it).
+    public func error(recorded: Int64 = 0) -> PlanLimitError {
+        PlanLimitError(plan: plan, limit: "max_storage_bytes", used: used + recorded, allowed: allowed)
+    }
+    public var error: PlanLimitError { error() }
+}
+
 /// A plan's limit would be passed. `limit` names it (`max_episodes_online`,
 /// `max_storage_bytes`, `max_episode_seconds`); `used` and `allowed` are the figures.
 public struct PlanLimitError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -196,6 +210,23 @@ public struct RadioPlans: Sendable {
                 if total > allowed { throw PlanLimitError(plan: plan.name, limit: "max_storage_bytes", used: total, allowed: allowed) }
             }
         }
+    }
+
+    /// The bytes user `ownerID` may still add under their plan's storage, with the figures for
+    /// a ``PlanLimitError`` (nil: no storage limit). A live broadcast is refused when nothing
+    /// is left and cut when its recording reaches `left`; an upload is refused at its start
+    /// when nothing is left.
+    public func storageLeft(ownerID: Int64) throws -> StorageLeft? {
+        try database.pool.read { db in
+            guard let plan = try Self.plan(db, userID: ownerID), let allowed = plan.maxStorageBytes else { return nil }
+            return StorageLeft(plan: plan.name, used: try Self.usage(db, userID: ownerID).storageBytes, allowed: allowed)
+        }
+    }
+
+    /// Throws ``PlanLimitError`` (`max_storage_bytes`) when user `ownerID`'s episodes already
+    /// take all of their plan's storage.
+    public func checkStorageLeft(ownerID: Int64) throws {
+        if let left = try storageLeft(ownerID: ownerID), left.bytes <= 0 { throw left.error }
     }
 
     // MARK: in a transaction

@@ -216,6 +216,39 @@ struct AccountRouteTests {
         #expect(try directory.show(mount: show.mount)?.maxEpisodeSeconds == 7200)  // the show's, smaller
     }
 
+    @Test("storage: a mount carries what the plan leaves (to the byte); a full plan refuses an upload before its first byte")
+    func storageLeft() async throws {
+        let s = try AccountServer(registration: .invite)
+        defer { s.remove() }
+        let radio = RadioStore(database: s.database, decoder: AudioFileDecoder())
+        let member = try #require(try UserStore(database: s.database, cost: 4).find(name: "member"))
+        let show = try radio.createShow(owner: member.id!, .init(title: "Mine"))
+        let tone = s.data.appendingPathComponent("tone.mp3")
+        try FFmpegDecoder().run(["-y", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libmp3lame", tone.path])
+        let episode = try radio.importEpisode(showID: show.id!, file: tone, computePeaks: false)
+        let directory = StoreRadioDirectory(store: radio)
+        #expect(try directory.show(mount: show.mount)?.storage == nil)   // no plan: no limit
+        let plans = RadioPlans(database: s.database)
+        try plans.add(name: "small", maxEpisodeSeconds: 60, maxStorageBytes: episode.size + 1000, isDefault: true)
+        let left = try #require(try directory.show(mount: show.mount)?.storage)
+        #expect(left.bytes == 1000 && left.used == episode.size && left.plan == "small")
+        try await Application(router: s.router).test(.router) { client in
+            let start = ByteBuffer(string: #"{"type":"audio/webm","title":"Later"}"#)
+            try await client.execute(uri: "/api/radio/shows/\(show.id!)/uploads", method: .post,
+                                     headers: [.authorization: AccountServer.member], body: start) { r in
+                #expect(r.status == .created)   // 1,000 bytes left: an upload may start
+            }
+            try plans.set(name: "small", maxStorageBytes: episode.size)   // exactly full
+            #expect(try directory.show(mount: show.mount)?.storage?.bytes == 0)
+            try await client.execute(uri: "/api/radio/shows/\(show.id!)/uploads", method: .post,
+                                     headers: [.authorization: AccountServer.member], body: start) { r in
+                #expect(r.status == .contentTooLarge && code(r) == "plan_limit")
+                let message = (json(r)["error"] as? [String: Any])?["message"] as? String ?? ""
+                #expect(message.contains("allows \(episode.size) bytes"))
+            }
+        }
+    }
+
     @Test("publishing over the plan's episodes online is 422 plan_limit with the figures")
     func planLimitOnPublish() async throws {
         let s = try AccountServer(registration: .invite)

@@ -300,4 +300,47 @@ struct IcecastLiveTests {
             #expect(server.radio.mount(at: "/live/test.mp3") == nil)
         }
     }
+
+    @Test("a broadcast is cut when its recording fills what the plan's storage leaves; a full storage refuses the source")
+    func planStorage() async throws {
+        try await RadioTestServer.run(configure: { $0.gracePeriod = .zero }) { server in
+            let left = StorageLeft(plan: "tiny", used: 100_000, allowed: 120_000)   // 20,000 bytes left
+            server.directory.add(LiveShow(id: 1, title: "Test Show", mount: "/live/test.mp3", streamKey: "k3y",
+                                          fallbackMount: nil, storage: left))
+            let mp3 = try makeMP3(seconds: 8, in: server.data.appendingPathComponent("fixtures"))
+            let (sent, eof) = try await blocking { () -> (Int, Bool) in
+                let (source, _) = try server.connectSource()
+                let start = Date()
+                var offset = 0
+                while offset < mp3.count, source.send(Array(mp3[offset..<min(mp3.count, offset + 4000)])) {
+                    offset += 4000
+                    usleep(100_000)   // 40 kB/s, so the 20 kB left are passed within a second: not a wait
+                    if Date().timeIntervalSince(start) > 4 { break }
+                }
+                return (offset, source.receiveAll().eof)
+            }
+            #expect(eof && sent < mp3.count)
+            try await server.waitForEndedEpisodes(1)
+            let recorded = try #require(server.directory.ended.first?.bytes)
+            #expect(recorded >= 20_000 && recorded < 20_000 + 16_000)   // cut at the first tick past the limit
+            let answer = try await blocking { () -> String in
+                let (source, head) = try server.connectSource()
+                return String(decoding: head + source.receiveAll().bytes, as: UTF8.self)
+            }
+            #expect(answer.hasPrefix("HTTP/1.0 403 Forbidden\r\n") && answer.contains("Retry-After: "))
+            #expect(answer.contains("Plan storage full"))
+        }
+        try await RadioTestServer.run { server in
+            let full = StorageLeft(plan: "tiny", used: 120_000, allowed: 120_000)
+            server.directory.add(LiveShow(id: 1, title: "Test Show", mount: "/live/test.mp3", streamKey: "k3y",
+                                          fallbackMount: nil, storage: full))
+            let answer = try await blocking { () -> String in
+                let (source, head) = try server.connectSource()
+                return String(decoding: head + source.receiveAll().bytes, as: UTF8.self)
+            }
+            #expect(answer.hasPrefix("HTTP/1.0 403 Forbidden\r\n"))
+            #expect(answer.contains("Plan limit reached: plan 'tiny' allows 120000 bytes"))
+            #expect(server.radio.mount(at: "/live/test.mp3") == nil && server.directory.ended.isEmpty)
+        }
+    }
 }

@@ -34,9 +34,12 @@ enum IcecastReply {
     /// `Unrecognised command`, as icecast 2.4.4 answers it (before any authentication).
     case unrecognisedCommand
     /// A source back on a mount whose broadcast was just cut off at the show's maximum episode
-    /// length: 403 with `Retry-After` and a sentence saying why (not an icecast answer; icecast
-    /// has no such limit).
-    case maximumEpisodeLength(seconds: Int, retryAfter: Int)
+    /// length or its plan's storage: 403 with `Retry-After` and a sentence saying why (not an
+    /// icecast answer; icecast has no such limit).
+    case cutOff(LiveRadio.CutOffReason, retryAfter: Int)
+    /// A source whose show's owner has no plan storage left: 403 with the plan's figures (not an
+    /// icecast answer).
+    case planLimit(PlanLimitError)
 
     /// The value `Server:` carries (the one clients test for; ``IcecastStatus`` says the same).
     static let serverName = "Icecast 2.4.4"
@@ -87,9 +90,14 @@ enum IcecastReply {
             (status, type, extra, body) = ("403 Forbidden", "text/plain; charset=utf-8", "", "Mountpoint in use")
         case .limitReached:
             (status, type, extra, body) = ("403 Forbidden", "text/plain; charset=utf-8", "", "Icecast connection limit reached")
-        case .maximumEpisodeLength(let seconds, let retryAfter):
+        case .cutOff(.length(let seconds), let retryAfter):
             (status, type, extra, body) = ("403 Forbidden", "text/plain; charset=utf-8", "Retry-After: \(retryAfter)\r\n",
                 "Maximum episode length reached: this show's broadcasts are limited to \(seconds) s and the last one was cut off. A new broadcast can start in \(retryAfter) s.")
+        case .cutOff(.storage(let error), let retryAfter):
+            (status, type, extra, body) = ("403 Forbidden", "text/plain; charset=utf-8", "Retry-After: \(retryAfter)\r\n",
+                "Plan storage full: the last broadcast was cut off when its recording filled it (\(error.description)).")
+        case .planLimit(let error):
+            (status, type, extra, body) = ("403 Forbidden", "text/plain; charset=utf-8", "", "Plan limit reached: \(error.description)")
         }
         return Self.commonHead(status: status, contentType: type) + extra
             + "Content-Length: \(body.utf8.count)\r\n\r\n" + body

@@ -441,7 +441,15 @@ final class LiveMount: @unchecked Sendable {
             // source that reconnects during the cooldown is refused with it (403, Retry-After).
             radio.logger.warning("radio broadcast cut off: the show's maximum episode length was reached",
                                  metadata: ["mount": "\(path)", "max_seconds": "\(limit)"])
-            radio.broadcastCutOff(mount: path, seconds: limit)
+            radio.broadcastCutOff(mount: path, reason: .length(seconds: limit))
+            end()
+            return
+        }
+        if let storage = show.storage, bytesIn >= storage.bytes {
+            let error = storage.error(recorded: bytesIn)
+            radio.logger.warning("radio broadcast cut off: the owner's plan storage is full",
+                                 metadata: ["mount": "\(path)", "plan": "\(storage.plan)", "allowed_bytes": "\(storage.allowed)"])
+            radio.broadcastCutOff(mount: path, reason: .storage(error))
             end()
             return
         }

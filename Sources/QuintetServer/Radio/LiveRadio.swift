@@ -69,7 +69,7 @@ final class LiveRadio: Sendable {
     private let counters = NIOLockedValueBox((listeners: 0, dropped: 0))
     /// Mounts whose broadcast was cut off at the maximum episode length: until when a source is
     /// refused there, and the limit that was reached.
-    private let cutOffs = NIOLockedValueBox([String: (until: NIODeadline, seconds: Int)]())
+    private let cutOffs = NIOLockedValueBox([String: (until: NIODeadline, reason: CutOffReason)]())
     /// The hosted guests' signalling relay (the studio's invitations live as long as their mount).
     let guests = RadioGuestRelay()
     /// Where slow work after a broadcast (closing the recording, the store) runs.
@@ -151,20 +151,37 @@ final class LiveRadio: Sendable {
         }
     }
 
-    /// Records that the broadcast on `path` was cut off at `seconds` (see `cutOffCooldown`).
-    func broadcastCutOff(mount path: String, seconds: Int) {
+    /// Records that the broadcast on `path` was cut off (see `cutOffCooldown`).
+    func broadcastCutOff(mount path: String, reason: CutOffReason) {
         let until = NIODeadline.now() + configuration.cutOffCooldown
-        cutOffs.withLockedValue { $0[path] = (until, seconds) }
+        cutOffs.withLockedValue { $0[path] = (until, reason) }
     }
 
-    /// The limit and seconds left when `path` is still in its cut-off cooldown.
-    func cutOffRefusal(mount path: String) -> (seconds: Int, retryAfter: Int)? {
+    /// Why and for how many more seconds `path` is in its cut-off cooldown, if it is.
+    func cutOffRefusal(mount path: String) -> (reason: CutOffReason, retryAfter: Int)? {
         cutOffs.withLockedValue { cutOffs in
             let now = NIODeadline.now()
             cutOffs = cutOffs.filter { $0.value.until > now }
             guard let entry = cutOffs[path] else { return nil }
             let left = (entry.until - now).nanoseconds
-            return (entry.seconds, Int((left + 999_999_999) / 1_000_000_000))
+            return (entry.reason, Int((left + 999_999_999) / 1_000_000_000))
+        }
+    }
+
+    /// Why a broadcast was cut off before its source left.
+    enum CutOffReason: Sendable, Equatable {
+        /// The show's (or the plan's) longest episode, in seconds.
+        case length(seconds: Int)
+        /// The owner's plan storage: the recording reached what was left of it.
+        case storage(PlanLimitError)
+
+        var message: String {
+            switch self {
+            case .length(let seconds):
+                "the broadcast reached the show's maximum episode length (\(seconds) s)"
+            case .storage(let error):
+                "the recording filled the plan's storage: \(error.description)"
+            }
         }
     }
 
@@ -241,9 +258,14 @@ final class LiveRadio: Sendable {
             return
         }
         if let refusal = cutOffRefusal(mount: path) {
-            logger.notice("radio source refused: the broadcast was cut off at its maximum episode length",
-                          metadata: ["mount": "\(path)", "retry_after": "\(refusal.retryAfter)"])
-            IcecastReply.send(.maximumEpisodeLength(seconds: refusal.seconds, retryAfter: refusal.retryAfter), on: channel)
+            logger.notice("radio source refused: its last broadcast was cut off",
+                          metadata: ["mount": "\(path)", "reason": "\(refusal.reason.message)", "retry_after": "\(refusal.retryAfter)"])
+            IcecastReply.send(.cutOff(refusal.reason, retryAfter: refusal.retryAfter), on: channel)
+            return
+        }
+        if let storage = show.storage, storage.bytes <= 0 {
+            logger.notice("radio source refused: the owner's plan storage is full", metadata: ["mount": "\(path)"])
+            IcecastReply.send(.planLimit(storage.error), on: channel)
             return
         }
         let rawType = head["content-type"] ?? (head.method == "SOURCE" ? "audio/mpeg" : nil)

@@ -20,6 +20,9 @@ struct LiveShow: Sendable, Hashable {
     var maxEpisodeSeconds: Int? = nil
     /// The user who owns the show (may stream to it from the studio when signed in).
     var ownerID: Int64? = nil
+    /// What the owner's plan leaves of its storage when the broadcast starts (nil: no limit):
+    /// a source is refused when nothing is left, and the recording is cut when it reaches it.
+    var storage: StorageLeft? = nil
 }
 
 /// One live broadcast being recorded.
@@ -66,7 +69,8 @@ struct StoreRadioDirectory: RadioDirectory {
         let plan = try RadioPlans(database: store.database).plan(userID: show.ownerID)
         let limit = min(show.maxEpisodeSeconds, plan?.maxEpisodeSeconds ?? .max)
         return LiveShow(id: id, title: show.title, mount: show.mount, streamKey: show.streamKey,
-                        fallbackMount: show.fallbackMount, maxEpisodeSeconds: limit, ownerID: show.ownerID)
+                        fallbackMount: show.fallbackMount, maxEpisodeSeconds: limit, ownerID: show.ownerID,
+                        storage: try RadioPlans(database: store.database).storageLeft(ownerID: show.ownerID))
     }
 
     func startEpisode(show: LiveShow, contentType: String, at date: Date) throws -> LiveEpisode {

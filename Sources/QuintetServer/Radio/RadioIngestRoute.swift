@@ -158,9 +158,12 @@ enum RadioIngestRoute {
             }
         }
         if let refusal = radio.cutOffRefusal(mount: path) {
-            var error = Refusal(code: "cut_off", message: "the broadcast reached the show's maximum episode length (\(refusal.seconds) s); try again in \(refusal.retryAfter) s")
+            var error = Refusal(code: "cut_off", message: "\(refusal.reason.message); try again in \(refusal.retryAfter) s")
             error.retryAfter = refusal.retryAfter
             throw error
+        }
+        if let storage = show.storage, storage.bytes <= 0 {
+            throw Refusal(code: "plan_limit", message: storage.error.description)
         }
         let type = (query["type"].map(String.init) ?? "audio/webm")
         let base = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""

@@ -60,6 +60,9 @@ enum RadioUploadRoutes {
             guard user.role == .admin || user.id == show.ownerID else {
                 throw APIError(.forbidden, code: "forbidden", message: "only the show's owner or an admin may add episodes to it")
             }
+            // A full plan storage is said before a byte is sent (the finished episode is checked
+            // again against what it takes once converted).
+            try await Blocking.run { try RadioPlans(database: store.database).checkStorageLeft(ownerID: show.ownerID) }
             let start: Start
             do { start = try await request.decode(as: Start.self, context: context) } catch {
                 throw APIError(.badRequest, code: "invalid_json", message: "send {\"type\": \"audio/webm\", \"title\": \"…\"}")
