@@ -77,6 +77,19 @@ struct RadioDiscoverRoutesTests {
                 let shows = try #require(p["shows"] as? [[String: Any]])
                 #expect(shows.first?["following"] as? Bool == true && shows.first?["url"] as? String == "/radio/show/?id=\(s.show.id!)")
             }
+            // The show's own answer says how many follow it and whether the viewer does.
+            try await client.execute(uri: "/api/radio/shows/\(s.show.id!)", method: .get, headers: bruno) { response in
+                let show = try #require(try Self.json(response) as? [String: Any])
+                #expect(show["followers"] as? Int == 1 && show["followed_by_you"] as? Bool == true)
+            }
+            try await client.execute(uri: "/api/radio/shows/\(s.show.id!)", method: .get) { response in
+                let show = try #require(try Self.json(response) as? [String: Any])
+                #expect(show["followers"] as? Int == 1 && show["followed_by_you"] as? Bool == false)
+            }
+            try await client.execute(uri: "/api/radio/shows", method: .get) { response in
+                let list = try #require(try Self.json(response) as? [[String: Any]])
+                #expect(list.allSatisfy { $0["followers"] == nil })   // not counted for every show of a list
+            }
             try await client.execute(uri: "/api/radio/users/anna/follow", method: .delete, headers: bruno) { #expect($0.status == .noContent) }
             try await client.execute(uri: "/api/radio/users/anna", method: .get) { response in
                 let p = try #require(try Self.json(response) as? [String: Any])

@@ -5,7 +5,8 @@
 // GET /api/radio/search). "Near you" asks the browser for the position only when the listener
 // presses "Use my position" (navigator.geolocation, their consent), or takes a point picked on
 // the small map (an equirectangular grid: x = longitude, y = latitude) or typed in the fields;
-// the position is only sent as the lat/lon of the list's request, never stored.
+// a signed-in listener whose profile has a position starts from it (they gave it on their
+// account page). The position is only sent as the lat/lon of the list's request, never stored.
 // Broadcasters' texts are only ever set as text, never as HTML.
 import { api } from "/common/api.js";
 import { $, announce, el, svg } from "/common/dom.js";
@@ -19,6 +20,7 @@ const LIST_LIMIT = 20;
 const state = {
   tab: "popular",
   position: null, // {lat, lon} chosen by the listener
+  profileAsked: false, // whether the profile's position was looked for (once per sign-in)
   shows: null,
   episodes: null,
   events: null,
@@ -75,6 +77,12 @@ async function load(quiet = false) {
   showError("");
   state.needsSignIn = false;
   state.shows = state.episodes = state.events = null;
+  if (tab === "near" && !state.position && !state.profileAsked) {
+    state.profileAsked = true;
+    const position = await profilePosition();
+    if (request !== state.request) return;
+    if (position) { choose(position.lat, position.lon, quiet); return; }
+  }
   if (tab === "near" && !state.position) { $("#discover-panel").setAttribute("aria-busy", "false"); render(); return; }
   $("#discover-panel").setAttribute("aria-busy", "true");
   try {
@@ -172,6 +180,7 @@ $("#discover-signin").addEventListener("submit", async (event) => {
   try {
     await api("/api/session", { method: "POST", body: { name: $("#discover-name").value.trim(), password: $("#discover-password").value } });
     $("#discover-password").value = "";
+    state.profileAsked = false;
     load();
   } catch (err) {
     showError(t("library.signin.failed", { message: message(err) }));
@@ -180,7 +189,19 @@ $("#discover-signin").addEventListener("submit", async (event) => {
 
 // --- Near you: the position -----------------------------------------------------------------
 
-function choose(lat, lon) {
+/** The signed-in listener's profile position, or null (signed out, or none given). */
+async function profilePosition() {
+  try {
+    const { user } = await api("/api/session");
+    if (!user) return null;
+    const me = await api("/api/radio/profile");
+    return me.latitude === null || me.longitude === null || me.latitude === undefined ? null : { lat: me.latitude, lon: me.longitude };
+  } catch (_) {
+    return null;
+  }
+}
+
+function choose(lat, lon, quiet = false) {
   lat = Math.round(lat * 100) / 100;
   lon = Math.round(lon * 100) / 100;
   if (!(lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180)) { showError(t("radio.discover.badPosition")); return; }
@@ -191,7 +212,7 @@ function choose(lat, lon) {
   marker.setAttribute("cx", String(lon + 180));
   marker.setAttribute("cy", String(90 - lat));
   marker.setAttribute("visibility", "visible");
-  load();
+  load(quiet);
 }
 
 function buildMap() {

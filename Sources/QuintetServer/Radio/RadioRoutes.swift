@@ -69,6 +69,10 @@ public enum RadioRoutes {
         let editable: Bool
         /// When it was deleted (only in its owner's views of deleted shows).
         let deletedAt: Date?
+        /// How many follow it, and whether the viewer does (only in `GET /api/radio/shows/{id}`;
+        /// `followed_by_you` is false when signed out).
+        var followers: Int? = nil
+        var followedByYou: Bool? = nil
     }
 
     struct EpisodeView: Encodable {
@@ -102,7 +106,12 @@ public enum RadioRoutes {
             let viewer = context.identity
             let base = baseURL(request)
             let found = try await blocking { () -> ShowView? in
-                try radio.show(id: id).map { try view(of: $0, viewer: viewer, base: base) }
+                guard let show = try radio.show(id: id) else { return nil }
+                var found = try view(of: show, viewer: viewer, base: base)
+                let follows = RadioFollows(database: radio.database)
+                found.followers = try follows.followerCount(showID: id)
+                found.followedByYou = try viewer?.id.map { try follows.follows($0, show: id) } ?? false
+                return found
             }
             guard let found else { throw APIError(.notFound, message: "no show \(id)") }
             return try APIJSON.response(found)

@@ -2,11 +2,13 @@
 // module (main's data-view says which): what anyone sees (cover, title, description, owner,
 // category, language, episodes with players, feed) and, for the owner or an admin (the API's
 // `editable`), the editor: every field, cover upload, publish/unpublish, delete with an Undo
-// toast, and the deleted list with restore for 30 days (issue 24 §2). Texts from broadcasters
-// are only ever set as text, never as HTML.
+// toast, and the deleted list with restore for 30 days (issue 24 §2); for everyone, Follow (the
+// show; signing in first when needed) and Share (the /radio/s/ or /radio/e/ link whose card chat
+// apps show, copied or handed to the system's share sheet). Texts from broadcasters are only ever
+// set as text, never as HTML.
 import { api } from "/common/api.js";
 import { $, announce, el } from "/common/dom.js";
-import { duration, lang } from "/common/format.js";
+import { duration, lang, plural } from "/common/format.js";
 import { t } from "/common/i18n.js";
 
 const view = $("main").dataset.view; // "show" or "episode"
@@ -95,7 +97,9 @@ function showView(s) {
           el("a", { class: "owner", href: `/radio/people/?name=${encodeURIComponent(s.owner)}` }, s.owner)),
         s.category ? el("p", { class: "category" }, t("radio.show.category"), ": ", categoryText(s)) : null,
         el("p", { class: "meta" }, t("radio.show.language"), ": ", s.language, s.explicit ? ` · ${t("radio.show.explicit")}` : ""),
-        el("p", {}, el("a", { class: "feed", href: s.feed_url, type: "application/rss+xml" }, t("radio.shows.feed"))))),
+        el("p", {}, el("a", { class: "feed", href: s.feed_url, type: "application/rss+xml" }, t("radio.shows.feed"))),
+        followRow(s))),
+    shareRow(`/radio/s/${s.id}`, s.title),
     s.description ? el("p", { class: "description" }, s.description) : null,
     el("h2", {}, t("radio.show.episodes")),
     state.episodes.length ? el("ul", { class: "episode-list", id: "episode-list" }, ...state.episodes.map(episodeItem))
@@ -129,8 +133,61 @@ function episodeView(e) {
       e.state === "published" ? "" : el("span", { class: "state" }, t(`radio.episodes.state.${e.state}`))),
     e.state === "live" ? null : el("audio", { controls: true, preload: "metadata", src: e.audio_url, "aria-label": e.title }),
     e.description ? el("p", { class: "description" }, e.description) : null,
+    e.state === "published" ? shareRow(`/radio/e/${e.id}`, e.title) : null,
     state.show.editable ? episodeActions(e) : null,
   ];
+}
+
+// --- Follow and share -----------------------------------------------------------------------
+
+function followRow(s) {
+  const following = !!s.followed_by_you;
+  return el("p", { class: "social" },
+    el("button", { type: "button", id: "follow-show", class: "follow", "aria-pressed": String(following),
+      "aria-label": t(following ? "radio.discover.unfollowShow" : "radio.discover.followShow", { show: s.title }),
+      onclick: () => follow(s) }, t(following ? "radio.discover.following" : "radio.discover.follow")),
+    " ", el("span", { id: "show-followers", class: "meta" }, plural("radio.people.followers", s.followers || 0)));
+}
+
+async function follow(s) {
+  const following = !!s.followed_by_you;
+  try {
+    await api(`/api/radio/shows/${s.id}/follow`, { method: following ? "DELETE" : "PUT" });
+  } catch (err) {
+    if (err.status === 401) {
+      state.pendingFollow = true;
+      $("#signin").hidden = false;
+      $("#signin details").open = true;
+      $("#signin-name").focus();
+      return showError(t("radio.show.signinToFollow"));
+    }
+    return showError(t("radio.show.saveFailed", { message: message(err) }));
+  }
+  s.followed_by_you = !following;
+  s.followers = Math.max(0, (s.followers || 0) + (following ? -1 : 1));
+  render();
+  $("#follow-show").focus();
+  announce(t(following ? "radio.discover.unfollowed" : "radio.discover.followed", { show: s.title }));
+}
+
+/** The share link of `path` (same origin as the page), copied by its button or handed to the
+ *  system's share sheet where there is one (phones). */
+function shareRow(path, title) {
+  const link = new URL(path, location.href).href;
+  const input = el("input", { id: "share-link", readonly: true, value: link, "aria-label": t("radio.show.shareLink") });
+  const copy = async () => {
+    if (navigator.share) {
+      try { await navigator.share({ title, url: link }); return; } catch (_) { /* cancelled: copy instead */ }
+    }
+    input.select();
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch (_) {
+      document.execCommand && document.execCommand("copy"); // plain-http pages have no async clipboard
+    }
+    announce(t("radio.show.copied"));
+  };
+  return el("p", { class: "share" }, el("button", { type: "button", id: "share-button", onclick: copy }, t("radio.show.share")), " ", input);
 }
 
 // --- The editor -----------------------------------------------------------------------------
@@ -308,6 +365,11 @@ $("#signin-form").addEventListener("submit", async (event) => {
     $("#signin-password").value = "";
     $("#restore-gone").hidden = true;
     await load();
+    // Signed in because Follow asked: follow now, unless the account follows it already.
+    if (state.pendingFollow && state.show && view === "show") {
+      state.pendingFollow = false;
+      if (!state.show.followed_by_you) await follow(state.show);
+    }
   } catch (err) {
     showError(message(err));
   }

@@ -608,6 +608,8 @@ enum RadioOpenAPI {
      "category": { "type": "string", "description": "Apple Podcasts category (GET /api/radio/categories)" },
      "subcategory": { "type": "string" },
      "editable": { "type": "boolean", "description": "Whether the viewer may edit the show (owner or admin)" },
+     "followers": { "type": "integer", "description": "How many users follow the show (only GET /api/radio/shows/{id})" },
+     "followed_by_you": { "type": "boolean", "description": "Whether the signed-in viewer follows it (only GET /api/radio/shows/{id}; false signed out)" },
      "deleted_at": { "type": "string", "format": "date-time", "description": "Only in the owner's list of deleted shows" },
      "language": {
       "type": "string"
