@@ -9,6 +9,7 @@ import json
 import requests
 
 from test_cli import quintet
+from test_radio_feed import create_show
 
 
 def test_cli_invites_and_plans(server):
@@ -31,3 +32,28 @@ def test_cli_invites_and_plans(server):
     profile = requests.get(server.url("/api/radio/profile"), auth=("e2e-cli-invited", "correct horse"), timeout=10).json()
     assert profile["plan"]["name"] == "e2e-small" and profile["usage"] == {"episodes_online": 0, "storage_bytes": 0}
     assert quintet("radio", "plans", "remove", "e2e-small", *data).returncode == 0
+
+
+def test_cli_follow_unfollow_following(server):
+    data = ["--data", str(server.data_dir)]
+    for name in ("e2e-cli-fan", "e2e-cli-author"):
+        made = quintet("users", "add", name, *data, stdin="correct horse\n")
+        assert made.returncode == 0, made.stderr
+    show = create_show(server, "--title", "CLI followed show", "--owner", "e2e-cli-author")
+    assert quintet("radio", "follow", "--user", "e2e-cli-fan", "--show", str(show["id"]), *data).returncode == 0
+    assert quintet("radio", "follow", "--user", "e2e-cli-fan", "--person", "e2e-cli-author", *data).returncode == 0
+    listed = json.loads(quintet("radio", "following", "--user", "e2e-cli-fan", "--json", *data).stdout)
+    assert listed["shows"] == [{"id": show["id"], "title": "CLI followed show"}]
+    assert [p["name"] for p in listed["people"]] == ["e2e-cli-author"]
+    # What the CLI wrote is what the server answers.
+    answer = requests.get(server.url(f"/api/radio/shows/{show['id']}"), auth=("e2e-cli-fan", "correct horse"), timeout=10).json()
+    assert answer["followed_by_you"] is True and answer["followers"] == 1
+    # Clear refusals: oneself, a show that does not exist, neither or both targets.
+    myself = quintet("radio", "follow", "--user", "e2e-cli-fan", "--person", "e2e-cli-fan", *data)
+    assert myself.returncode != 0 and "cannot follow yourself" in myself.stderr
+    missing = quintet("radio", "follow", "--user", "e2e-cli-fan", "--show", "987654", *data)
+    assert missing.returncode != 0 and "no show 987654" in missing.stderr
+    assert quintet("radio", "follow", "--user", "e2e-cli-fan", *data).returncode != 0
+    assert quintet("radio", "unfollow", "--user", "e2e-cli-fan", "--show", str(show["id"]), *data).returncode == 0
+    listed = json.loads(quintet("radio", "following", "--user", "e2e-cli-fan", "--json", *data).stdout)
+    assert listed["shows"] == []

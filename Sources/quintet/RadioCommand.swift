@@ -12,7 +12,7 @@ struct RadioCommand: ParsableCommand {
         abstract: "The radio: shows (mount, stream key, feed) and their episodes.",
         subcommands: [CreateShow.self, EditShow.self, Shows.self, Episodes.self, ImportEpisode.self, Publish.self,
                       DeleteEpisode.self, RestoreEpisode.self, DeleteShow.self, RestoreShow.self, ResetKey.self,
-                      RadioPlansCommand.self, OPML.self]
+                      RadioPlansCommand.self, OPML.self, Follow.self, Unfollow.self, Following.self]
     )
 
     /// Where the printed URLs point: `--public-url`, else QUINTET_PUBLIC_URL, else
@@ -306,4 +306,5 @@ func printCompactJSON(_ value: some Encodable) throws {
 func radioCall<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let error as RadioStoreError { throw ValidationError(error.description) }
     catch let error as PlanLimitError { throw ValidationError(error.description) }
+    catch let error as RadioCommunityError { throw ValidationError(error.description) }
 }
