@@ -86,7 +86,7 @@ public enum QuintetApplication {
         SessionRoutes.add(to: router, auth: auth, secureCookies: secureCookies)
         RadioRoutes.add(to: router, radio: RadioStore(database: database, decoder: AudioFileDecoder()), auth: auth, publicURL: publicURL)
         AccountRoutes.add(to: router, auth: auth, registration: registration, publicURL: publicURL, secureCookies: secureCookies)
-        ProfileRoutes.add(to: router, database: database, auth: auth)
+        ProfileRoutes.add(to: router, database: database, auth: auth, limiter: limiter)
         RadioShareRoutes.add(to: router, radio: RadioStore(database: database), auth: auth, publicURL: publicURL)
         RadioEffectsRoutes.add(to: router, dataDirectory: database.directory, auth: auth, limiter: limiter)
         RadioDiscoverRoutes.add(to: router, database: database, auth: auth)

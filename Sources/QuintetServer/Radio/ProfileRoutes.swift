@@ -31,7 +31,10 @@ enum ProfileRoutes {
     }
     struct Assign: Decodable { let plan: String? }
 
-    static func add(to router: Router<QuintetRequestContext>, database: QuintetDatabase, auth: Authenticator) {
+    /// `limiter` runs the picture's ffprobe and ffmpeg (CPU-heavy) with the server's other jobs,
+    /// one per core.
+    static func add(to router: Router<QuintetRequestContext>, database: QuintetDatabase, auth: Authenticator,
+                    limiter: WorkLimiter) {
         let profiles = RadioProfiles(database: database)
         let plans = RadioPlans(database: database)
         let dataDirectory = database.directory
@@ -55,7 +58,7 @@ enum ProfileRoutes {
             let data = Data(buffer: buffer)
             let id = user.id ?? 0
             do {
-                let path = try await Blocking.run { try ProfilePicture.store(data, userID: id, dataDirectory: dataDirectory) }
+                let path = try await limiter.run { try ProfilePicture.store(data, userID: id, dataDirectory: dataDirectory) }
                 try await Blocking.run { try profiles.setPicture(userID: id, path: path) }
             } catch let failure as PictureError {
                 switch failure {
