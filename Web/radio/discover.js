@@ -195,7 +195,7 @@ async function profilePosition() {
     const { user } = await api("/api/session");
     if (!user) return null;
     const me = await api("/api/radio/profile");
-    return me.latitude === null || me.longitude === null || me.latitude === undefined ? null : { lat: me.latitude, lon: me.longitude };
+    return me.latitude == null || me.longitude == null ? null : { lat: me.latitude, lon: me.longitude };
   } catch (_) {
     return null;
   }

@@ -66,11 +66,12 @@ struct StoreRadioDirectory: RadioDirectory {
     func show(mount: String) throws -> LiveShow? {
         guard let show = try store.show(mount: mount), let id = show.id else { return nil }
         // A broadcast is cut at the show's longest episode or the owner's plan's, whichever is smaller.
-        let plan = try RadioPlans(database: store.database).plan(userID: show.ownerID)
+        let plans = RadioPlans(database: store.database)
+        let plan = try plans.plan(userID: show.ownerID)
         let limit = min(show.maxEpisodeSeconds, plan?.maxEpisodeSeconds ?? .max)
         return LiveShow(id: id, title: show.title, mount: show.mount, streamKey: show.streamKey,
                         fallbackMount: show.fallbackMount, maxEpisodeSeconds: limit, ownerID: show.ownerID,
-                        storage: try RadioPlans(database: store.database).storageLeft(ownerID: show.ownerID))
+                        storage: try plans.storageLeft(ownerID: show.ownerID))
     }
 
     func startEpisode(show: LiveShow, contentType: String, at date: Date) throws -> LiveEpisode {
