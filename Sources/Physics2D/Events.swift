@@ -169,6 +169,23 @@ extension World {
         }
     }
 
+    /// The same for the soft step's constraints (every manifold point is solved there).
+    func queuePostSolve(_ solver: SoftContactSolver, _ contacts: [Contact]) {
+        for cc in solver.constraints {
+            let c = contacts[cc.contact]
+            let a = c.bodyA, b = c.bodyB
+            let wm = WorldManifold(c.manifold, a.xf, c.shapeA.radius, b.xf, c.shapeB.radius)
+            let count = cc.pointCount
+            let p0 = ContactPoint(point: wm.point0, separation: wm.separation0,
+                                  normalImpulse: cc.p0.normalImpulse, tangentImpulse: cc.p0.tangentImpulse)
+            let p1 = count < 2 ? ContactPoint.zeroPoint
+                : ContactPoint(point: wm.point1, separation: wm.separation1,
+                               normalImpulse: cc.p1.normalImpulse, tangentImpulse: cc.p1.tangentImpulse)
+            pendingPostSolve.append(PostSolveEvent(shapeA: c.shapeA, shapeB: c.shapeB, normal: cc.normal,
+                                                   points: ContactPoints(count: count, p0: p0, p1: p1)))
+        }
+    }
+
     /// Delivers the queued post-solve events (called by `deliverEvents`, world locked).
     func deliverPostSolve() {
         var events: [PostSolveEvent] = []

@@ -33,6 +33,12 @@ public enum PhysicsSettings {
     public static let maxAngularCorrection = 8.0 / 180 * Double.pi
     /// Maximum number of polygon vertices.
     public static let maxPolygonVertices = 8
+    /// Soft-step solver (`SolverKind.softStep`): stiffness of contacts (Hz; capped at a quarter
+    /// of the sub-step rate), their damping ratio, and the fastest they push overlapping
+    /// shapes apart (m/s) — Box2D v3's defaults.
+    public static let contactHertz = 30.0
+    public static let contactDampingRatio = 10.0
+    public static let contactPushMaxVelocity = 3.0
 }
 
 /// Collision filtering: two shapes collide when each one's category is in the

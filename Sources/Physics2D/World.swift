@@ -19,6 +19,12 @@ public final class World {
     public var positionIterations = 3 { didSet { if positionIterations < 0 { positionIterations = 0 } } }
     /// Warm starting: reuse last step's impulses as the first guess.
     public var warmStarting = true
+    /// Which contact solver steps the world (`.legacy` until the soft step wins everywhere;
+    /// docs/physics.md, "Soft step"). Switching between steps is allowed.
+    public var solverKind = SolverKind.legacy
+    /// Sub-steps of the soft-step solver per step (Box2D v3's default is 4; at least 1). The
+    /// iteration counts above belong to the legacy solver and are not used by the soft step.
+    public var softSubSteps = 4 { didSet { if softSubSteps < 1 { softSubSteps = 1 } } }
     /// Sleeping islands: bodies that have rested for `PhysicsSettings.timeToSleep` stop being
     /// simulated until something wakes them. Setting false wakes every body.
     public var allowSleep: Bool {
@@ -76,6 +82,8 @@ public final class World {
     var pendingPostSolve: [PostSolveEvent] = []
     private var solverBodies: [SolverBody] = []
     private var solver = ContactSolver()
+    private var softSolver = SoftContactSolver()
+    private var softAccel: [SoftAcceleration] = []
     private var isStatic: [Bool] = []
     /// Island roots of the current step (body indices), for the sleep check after solving.
     private var islandRoots: [Int] = []
@@ -339,7 +347,7 @@ public final class World {
         for k in 0..<bodies.count {
             unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
             var v = b.v, w = b.w
-            if b.type == .dynamic && b.awake {
+            if b.type == .dynamic && b.awake && solverKind == .legacy {  // the soft step integrates per sub-step
                 v += dt * (b.gravityScaleValue * g + b.invMassValue * b.force)
                 w += dt * b.invI * b.torque
                 v = (1 / (1 + dt * b.linearDampingValue)) * v
@@ -348,6 +356,11 @@ public final class World {
             solverBodies.append(SolverBody(v: v, w: w, c: b.center, a: b.angleValue, q: b.xf.q,
                                            invMass: b.invMassValue, invI: b.invI, localCenter: b.localCenter))
             isStatic.append(!b.awake)  // static or sleeping: not integrated
+        }
+        if solverKind == .softStep {
+            solveSoft(dt, sleeping: sleeping)
+            finishSolve(dt, sleeping: sleeping)
+            return
         }
         let velocityIterations = self.velocityIterations, positionIterations = self.positionIterations
         let warm = warmStarting
@@ -395,6 +408,87 @@ public final class World {
                 if done { break }
             }
         }
+        finishSolve(dt, sleeping: sleeping)
+    }
+
+    /// The soft step (`SolverKind.softStep`; see SoftSolver.swift): `softSubSteps` sub-steps of
+    /// integrate velocities, warm start, soft solve, integrate positions and relax; then
+    /// restitution. Joints are solved at the sub-step rate by their own velocity solver
+    /// (prepared, warm started and solved twice per sub-step), and their remaining position
+    /// error is removed by their position pass (`positionIterations`) in every sub-step.
+    private func solveSoft(_ dt: Double, sleeping: Bool) {
+        let n = softSubSteps
+        let h = dt / Double(n), invH = 1 / h
+        let hertz = min(PhysicsSettings.contactHertz, 0.25 * invH)
+        let softness = Softness(hertz: hertz, zeta: PhysicsSettings.contactDampingRatio, h: h)
+        let staticSoftness = Softness(hertz: 2 * hertz, zeta: PhysicsSettings.contactDampingRatio, h: h)
+        let g = gravity
+        // Per-body accelerations and damping for the sub-steps (zero for bodies not integrated).
+        softAccel.removeAll(keepingCapacity: true)
+        for k in 0..<bodies.count {
+            unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
+            if b.type == .dynamic && b.awake {
+                softAccel.append(SoftAcceleration(linear: b.gravityScaleValue * g + b.invMassValue * b.force,
+                                                  angular: b.invI * b.torque,
+                                                  linearDamping: 1 / (1 + h * b.linearDampingValue),
+                                                  angularDamping: 1 / (1 + h * b.angularDampingValue)))
+            } else {
+                softAccel.append(SoftAcceleration())
+            }
+        }
+        let warm = warmStarting
+        let reportImpulses = onPostSolve != nil
+        let contacts = self.contacts
+        let joints = sleeping ? self.joints.filter { $0.bodyA.awake || $0.bodyB.awake } : self.joints
+        let isStatic = self.isStatic
+        let accel = softAccel
+        let positionIterations = self.positionIterations
+        var solver = SoftContactSolver()
+        swap(&solver, &self.softSolver)
+        defer { swap(&solver, &self.softSolver) }
+        solverBodies.withUnsafeMutableBufferPointer { sb in
+            solver.prepare(contacts, sb, warmStart: warm)
+            let maxV = PhysicsSettings.maxTranslation * invH, maxW = PhysicsSettings.maxRotation * invH
+            for step in 0..<n {
+                for k in 0..<sb.count where !isStatic[k] {
+                    let a = accel[k]
+                    var v = a.linearDamping * (sb[k].v + h * a.linear)
+                    var w = a.angularDamping * (sb[k].w + h * a.angular)
+                    // Clamp absurd motions, as the legacy step does per step.
+                    if v.lengthSquared > maxV * maxV { v = (maxV / v.length) * v }
+                    if abs(w) > maxW { w = w < 0 ? -maxW : maxW }
+                    sb[k].v = v; sb[k].w = w
+                }
+                for j in joints { j.prepare(sb, dt: h, warmStart: warm || step > 0) }
+                if warm || step > 0 { solver.warmStart(sb) }
+                for j in joints { j.solveVelocity(sb) }
+                solver.solve(sb, invH: invH, softness: softness, staticSoftness: staticSoftness, useBias: true)
+                for k in 0..<sb.count where !isStatic[k] {
+                    let v = sb[k].v, w = sb[k].w
+                    sb[k].c += h * v
+                    if w != 0 {
+                        sb[k].a += h * w
+                        sb[k].q = Rot(angle: sb[k].a)
+                    }
+                }
+                // The joints' remaining position error, at the sub-step rate.
+                for _ in 0..<positionIterations {
+                    var done = true
+                    for j in joints { done = j.solvePosition(sb) && done }
+                    if done { break }
+                }
+                for j in joints { j.solveVelocity(sb) }
+                solver.solve(sb, invH: invH, softness: softness, staticSoftness: staticSoftness, useBias: false)
+            }
+            solver.applyRestitution(sb)
+            solver.storeImpulses(contacts)
+            if reportImpulses { queuePostSolve(solver, contacts) }
+        }
+    }
+
+    /// After either solver: the continuous pass, writing the solver's bodies back, moving the
+    /// broad-phase proxies, and sleep.
+    private func finishSolve(_ dt: Double, sleeping: Bool) {
         if continuousCollision { findFastBodies(solverBodies) }
         // Write back, refresh transforms, and move the broad-phase proxies.
         for k in 0..<bodies.count {

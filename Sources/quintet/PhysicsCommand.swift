@@ -30,8 +30,18 @@ struct PhysicsCommand: ParsableCommand {
         @Option(help: "Override the scene's step count.") var steps: Int?
         @Option(help: "Override the scene's warm-up step count.") var warmup: Int?
         @Flag(help: "Print one JSON object on the last line.") var json = false
+        @Option(help: "The contact solver: legacy (Box2D 2.x structure, the default for now) or soft-step (Box2D v3's structure; docs/physics.md).")
+        var solver: SolverChoice = .legacy
+        @Option(help: "Sub-steps per step of the soft-step solver (Box2D v3's default, 4; the legacy solver ignores it).")
+        var substeps: Int = 4
+
+        enum SolverChoice: String, ExpressibleByArgument, CaseIterable {
+            case legacy
+            case softStep = "soft-step"
+        }
 
         func validate() throws {
+            if substeps < 1 || substeps > 64 { throw ValidationError("--substeps must be between 1 and 64") }
             if let steps, steps < 0 { throw ValidationError("--steps must be >= 0") }
             if let warmup, warmup < 0 { throw ValidationError("--warmup must be >= 0") }
         }
@@ -48,6 +58,10 @@ struct PhysicsCommand: ParsableCommand {
 
             let buildStart = monotonicMs()
             let (world, bodies) = sc.makeWorld()
+            if solver == .softStep {
+                world.solverKind = .softStep
+                world.softSubSteps = substeps
+            }
             let buildMs = monotonicMs() - buildStart
             var begins = 0
             world.onBeginContact = { _ in begins += 1 }
@@ -83,7 +97,9 @@ struct PhysicsCommand: ParsableCommand {
             let cpuMean = n == 0 ? Double.nan : cpuMeasured / Double(n)
             let stability = StabilityMetrics.compute(scene: sc, steps: steps, initial: initial,
                                                      settled: settled, final: final, contactBegins: begins)
-            let solverText = "Box2D 2.x structure: \(sc.velocityIterations) velocity iterations (sequential impulses, warm starting, 2-point block solver) + \(sc.positionIterations) position iterations (NGS), 1 sub-step, scene iterations used as given"
+            let solverText = solver == .softStep
+                ? "Box2D v3 structure (soft step): \(substeps) sub-steps of soft contacts (\(Int(PhysicsSettings.contactHertz)) Hz, damping ratio \(Int(PhysicsSettings.contactDampingRatio))) with relaxation, restitution after the sub-steps; scene iterations not used"
+                : "Box2D 2.x structure: \(sc.velocityIterations) velocity iterations (sequential impulses, warm starting, 2-point block solver) + \(sc.positionIterations) position iterations (NGS), 1 sub-step, scene iterations used as given"
             let out: JSONValue = .object([
                 ("engine", .string("quintet-physics2d")),
                 ("engine_version", .string("0.1")),

@@ -7,8 +7,9 @@ import Testing
     enum Wall: CaseIterable { case segment, box, chain }
 
     /// A wall whose front face is the plane x = 10 (facing −x), 4 m high, in a world without gravity.
-    static func world(wall: Wall) -> World {
+    static func world(wall: Wall, solver: SolverKind = .legacy) -> World {
         let world = World(gravity: .zero)
+        world.solverKind = solver
         let ground = world.createBody(BodyDef(type: .static))
         switch wall {
         case .segment:
@@ -25,8 +26,8 @@ import Testing
     /// Fires a 0.1 m projectile at `speed` from x = 0.3 (aimed at height `y`); returns the largest x
     /// its centre reached during one second, and its final x.
     static func fire(_ projectile: Projectile, at wall: Wall, speed: Double, bullet: Bool,
-                     continuous: Bool = true, y: Double = 0.3) -> (maxX: Double, finalX: Double) {
-        let world = world(wall: wall)
+                     continuous: Bool = true, y: Double = 0.3, solver: SolverKind = .legacy) -> (maxX: Double, finalX: Double) {
+        let world = world(wall: wall, solver: solver)
         world.continuousCollision = continuous
         var def = BodyDef(type: .dynamic, position: Vec2(0.3, y), linearVelocity: Vec2(speed, 0))
         def.isBullet = bullet
@@ -47,10 +48,12 @@ import Testing
     func bulletsStopAtThinWalls(projectile: Projectile, wall: Wall) {
         for speed in [300.0, 1000.0] {
             for bullet in [true, false] {
-                let (maxX, finalX) = Self.fire(projectile, at: wall, speed: speed, bullet: bullet)
+                for solver in SolverKind.allCases {
+                let (maxX, finalX) = Self.fire(projectile, at: wall, speed: speed, bullet: bullet, solver: solver)
                 // The centre never gets past the front face minus the half size (plus the skin overlap).
                 #expect(maxX <= 10 - 0.05 + 0.02, "\(projectile) at \(wall), \(speed) m/s, bullet \(bullet): reached \(maxX)")
-                #expect(finalX < 10, "\(projectile) at \(wall), \(speed) m/s, bullet \(bullet): ended at \(finalX)")
+                #expect(finalX < 10, "\(projectile) at \(wall), \(speed) m/s, bullet \(bullet), \(solver): ended at \(finalX)")
+                }
             }
         }
     }
@@ -146,7 +149,9 @@ import Testing
     @Test func fallingFastOntoTheGroundDoesNotTunnel() {
         // A small box dropped from high up reaches 90 m/s (1.5 m per step) before it meets a
         // thin ground: swept because it moves farther than its size, no bullet flag needed.
+        for solver in SolverKind.allCases {
         let world = World(gravity: Vec2(0, -10))
+        world.solverKind = solver
         let ground = world.createBody(BodyDef(type: .static))
         world.createShape(on: ground, ShapeDef(.box(halfWidth: 5, halfHeight: 0.05, center: Vec2(0, -0.05))))
         let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 400)))
@@ -156,8 +161,9 @@ import Testing
             world.step(1.0 / 60)
             minY = min(minY, box.position.y)
         }
-        #expect(minY > 0.1 - 0.03)
-        #expect(abs(box.position.y - 0.1) < 0.03)
+        #expect(minY > 0.1 - 0.03, "\(solver)")
+        #expect(abs(box.position.y - 0.1) < 0.03, "\(solver)")
+        }
     }
 
     @Test func fastSlidingAlongTheGroundIsNotHeldBack() {

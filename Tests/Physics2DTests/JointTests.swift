@@ -6,8 +6,9 @@ import Testing
 @Suite struct JointTests {
     let dt = 1.0 / 60
 
-    func pendulum(limit: ClosedRange<Double>? = nil) -> (World, Body, Body, RevoluteJoint) {
+    func pendulum(limit: ClosedRange<Double>? = nil, solver: SolverKind = .legacy) -> (World, Body, Body, RevoluteJoint) {
         let world = World(gravity: Vec2(0, -10))
+        world.solverKind = solver
         let pivot = world.createBody(BodyDef(type: .static, position: Vec2(0, 10)))
         world.createShape(on: pivot, ShapeDef(.box(halfWidth: 0.2, halfHeight: 0.2)))
         let bob = world.createBody(BodyDef(type: .dynamic, position: Vec2(5, 10)))
@@ -21,8 +22,8 @@ import Testing
         return (world, pivot, bob, world.createRevoluteJoint(def))
     }
 
-    @Test func pendulumKeepsItsLength() {
-        let (world, _, bob, _) = pendulum()
+    @Test(arguments: SolverKind.allCases) func pendulumKeepsItsLength(_ solver: SolverKind) {
+        let (world, _, bob, _) = pendulum(solver: solver)
         var worst = 0.0, lowest = 10.0
         for _ in 0..<600 {
             world.step(dt)
@@ -37,6 +38,7 @@ import Testing
     }
 
     @Test func limitStopsTheSwing() {
+        // Legacy only for now: the soft step rests 0.057 rad past the limit (issue 25, open).
         let (world, _, bob, joint) = pendulum(limit: -0.5...0.5)
         var minAngle = 0.0
         for _ in 0..<600 {
@@ -50,8 +52,9 @@ import Testing
         #expect(abs((bob.position - Vec2(0, 10)).length - 5) < 0.025)
     }
 
-    @Test func motorDrivesAWheel() {
+    @Test(arguments: SolverKind.allCases) func motorDrivesAWheel(_ solver: SolverKind) {
         let world = World(gravity: .zero)
+        world.solverKind = solver
         let axle = world.createBody(BodyDef(type: .static))
         let wheel = world.createBody(BodyDef(type: .dynamic))
         world.createShape(on: wheel, ShapeDef(.circle(center: .zero, radius: 1)))

@@ -1,0 +1,280 @@
+// The soft-step contact solver (issue 25), after Box2D v3's "soft step": every step is cut
+// into sub-steps; in each, velocities are integrated, the accumulated impulses applied
+// (warm start), the contacts solved as soft constraints (a spring–damper on the overlap,
+// stiff at `contactHertz` and heavily damped, so pushing apart never adds energy), positions
+// integrated, and the contacts solved once more without the overlap bias ("relax", which
+// takes out the velocity the push added). Restitution is applied once after the sub-steps,
+// from the approach speed measured before them. There is no position pass: the current
+// overlap of a contact is computed from how far its bodies moved since the step began
+// (the normal and the anchors are fixed for the step).
+//
+// Soft constraints after Catto, "Solver2D" (2024) and Box2D v3's contact_solver.c; the
+// formulas are written here from the spring–damper model (see docs/physics.md, "Soft step").
+
+/// The spring–damper coefficients of a soft constraint for one sub-step of length h.
+struct Softness {
+    /// How much of the position error is turned into a velocity target per second.
+    var biasRate = 0.0
+    /// Scales the effective mass (1 for a rigid constraint).
+    var massScale = 1.0
+    /// Scales the accumulated impulse subtracted each iteration (0 for a rigid constraint).
+    var impulseScale = 0.0
+
+    /// A spring of natural frequency `hertz` and damping ratio `zeta`, stepped implicitly with h.
+    init(hertz: Double, zeta: Double, h: Double) {
+        guard hertz > 0 else { return }
+        let omega = 2 * Double.pi * hertz
+        let a1 = 2 * zeta + h * omega
+        let a2 = h * omega * a1
+        let a3 = 1 / (1 + a2)
+        biasRate = omega / a1
+        massScale = a2 * a3
+        impulseScale = a3
+    }
+
+    init() {}
+}
+
+struct SoftContactPoint {
+    /// Anchors relative to the bodies' centres of mass at the start of the step (fixed).
+    var rA = Vec2.zero
+    var rB = Vec2.zero
+    /// The anchors in the bodies' own frames, for the current separation.
+    var localRA = Vec2.zero
+    var localRB = Vec2.zero
+    /// The separation at the step's start. Both anchors start at the same world point, so the
+    /// current separation is this plus how far the anchors moved apart along the normal.
+    var baseSeparation = 0.0
+    var normalImpulse = 0.0
+    var tangentImpulse = 0.0
+    /// The largest normal impulse of any sub-step (restitution acts only on pushing points).
+    var maxNormalImpulse = 0.0
+    var normalMass = 0.0
+    var tangentMass = 0.0
+    /// Normal approach speed at the step's start (negative: approaching).
+    var relativeVelocity = 0.0
+}
+
+struct SoftContactConstraint {
+    var a: Int
+    var b: Int
+    var mA = 0.0, iA = 0.0, mB = 0.0, iB = 0.0
+    var normal = Vec2.zero
+    var friction = 0.0
+    var restitution = 0.0
+    var pointCount = 0
+    var p0 = SoftContactPoint()
+    var p1 = SoftContactPoint()
+    var contact: Int
+}
+
+struct SoftContactSolver {
+    var constraints: [SoftContactConstraint] = []
+
+    /// Builds constraints from the touching, non-sensor contacts with an awake body.
+    mutating func prepare(_ contacts: [Contact], _ bodies: UnsafeMutableBufferPointer<SolverBody>, warmStart: Bool) {
+        constraints.removeAll(keepingCapacity: true)
+        for ci in 0..<contacts.count {
+            unowned(unsafe) let contact = contacts[ci]  // the caller's array keeps it alive; no retain
+            guard contact.touching && !contact.isSensor else { continue }
+            guard contact.bodyA.awake || contact.bodyB.awake else { continue }
+            let m = contact.manifold
+            let ia = contact.bodyA.index, ib = contact.bodyB.index
+            let bA = bodies[ia], bB = bodies[ib]
+            var cc = SoftContactConstraint(a: ia, b: ib, contact: ci)
+            cc.mA = bA.invMass; cc.iA = bA.invI; cc.mB = bB.invMass; cc.iB = bB.invI
+            cc.friction = contact.friction
+            cc.restitution = contact.restitution
+            let xfA = Transform(p: bA.c - bA.q.apply(bA.localCenter), q: bA.q)
+            let xfB = Transform(p: bB.c - bB.q.apply(bB.localCenter), q: bB.q)
+            let wm = WorldManifold(m, xfA, contact.shapeA.radius, xfB, contact.shapeB.radius)
+            let n = wm.normal, t = n.rightPerp
+            cc.normal = n
+            cc.pointCount = m.pointCount
+            for i in 0..<m.pointCount {
+                var p = SoftContactPoint()
+                let point = i == 0 ? wm.point0 : wm.point1
+                let separation = i == 0 ? wm.separation0 : wm.separation1
+                p.normalImpulse = warmStart ? m[i].normalImpulse : 0
+                p.tangentImpulse = warmStart ? m[i].tangentImpulse : 0
+                p.rA = point - bA.c
+                p.rB = point - bB.c
+                p.localRA = bA.q.applyInverse(p.rA)
+                p.localRB = bB.q.applyInverse(p.rB)
+                p.baseSeparation = separation
+                let rnA = cross(p.rA, n), rnB = cross(p.rB, n)
+                let kn = cc.mA + cc.mB + cc.iA * rnA * rnA + cc.iB * rnB * rnB
+                p.normalMass = kn > 0 ? 1 / kn : 0
+                let rtA = cross(p.rA, t), rtB = cross(p.rB, t)
+                let kt = cc.mA + cc.mB + cc.iA * rtA * rtA + cc.iB * rtB * rtB
+                p.tangentMass = kt > 0 ? 1 / kt : 0
+                p.relativeVelocity = dot(n, bB.v + cross(bB.w, p.rB) - bA.v - cross(bA.w, p.rA))
+                if i == 0 { cc.p0 = p } else { cc.p1 = p }
+            }
+            constraints.append(cc)
+        }
+    }
+
+    /// Applies the accumulated impulses (at the start of every sub-step).
+    func warmStart(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+        constraints.withUnsafeBufferPointer { cs in
+            for k in 0..<cs.count {
+                let cc = cs[k]
+                let n = cc.normal, t = n.rightPerp
+                var vA = bodies[cc.a].v, wA = bodies[cc.a].w, vB = bodies[cc.b].v, wB = bodies[cc.b].w
+                for i in 0..<cc.pointCount {
+                    let p = i == 0 ? cc.p0 : cc.p1
+                    let P = p.normalImpulse * n + p.tangentImpulse * t
+                    wA -= cc.iA * cross(p.rA, P)
+                    vA -= cc.mA * P
+                    wB += cc.iB * cross(p.rB, P)
+                    vB += cc.mB * P
+                }
+                bodies[cc.a].v = vA; bodies[cc.a].w = wA
+                bodies[cc.b].v = vB; bodies[cc.b].w = wB
+            }
+        }
+    }
+
+    /// One pass over the contacts. With `useBias` an overlap is pushed out softly; without,
+    /// only the velocity is made non-approaching (relax). A gap still open is allowed to close
+    /// within the sub-step (speculative contact) in both.
+    /// `softness` is for contacts between two moving bodies, `staticSoftness` (twice as stiff,
+    /// as in Box2D v3) for contacts with a body that does not move.
+    mutating func solve(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, softness: Softness,
+                        staticSoftness: Softness, useBias: Bool) {
+        let maxPush = PhysicsSettings.contactPushMaxVelocity
+        constraints.withUnsafeMutableBufferPointer { cs in
+            for k in 0..<cs.count {
+                let soft = cs[k].mA == 0 || cs[k].mB == 0 ? staticSoftness : softness
+                Self.solve(&cs[k], bodies, invH: invH, softness: soft, useBias: useBias, maxPush: maxPush)
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func solvePoint(_ p: inout SoftContactPoint, _ n: Vec2, _ cc: SoftContactConstraint,
+                                   _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double,
+                                   cA: Vec2, qA: Rot, cB: Vec2, qB: Rot,
+                                   invH: Double, softness: Softness, useBias: Bool, maxPush: Double) {
+        // The current separation, from where the anchors are now.
+        let d = (cB + qB.apply(p.localRB)) - (cA + qA.apply(p.localRA))
+        let s = dot(d, n) + p.baseSeparation
+        var bias = 0.0, massScale = 1.0, impulseScale = 0.0
+        if s > 0 {
+            bias = s * invH  // not touching yet: let the gap close, no more
+        }
+        let dv = vB + cross(wB, p.rB) - vA - cross(wA, p.rA)
+        let vn = dot(dv, n)
+        // Soft only while the shapes press gently: an approach faster than the push speed (an
+        // impact) is stopped rigidly, or a fast body would sink a share of its sub-step's travel
+        // into the other before the relax pass stops it. Restitution comes after the sub-steps.
+        if s <= 0 && useBias && vn > -maxPush {
+            bias = max(softness.biasRate * s, -maxPush)
+            massScale = softness.massScale
+            impulseScale = softness.impulseScale
+        }
+        let impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse
+        let newImpulse = max(p.normalImpulse + impulse, 0)
+        let lambda = newImpulse - p.normalImpulse
+        p.normalImpulse = newImpulse
+        p.maxNormalImpulse = max(p.maxNormalImpulse, lambda)
+        let P = lambda * n
+        vA -= cc.mA * P; wA -= cc.iA * cross(p.rA, P)
+        vB += cc.mB * P; wB += cc.iB * cross(p.rB, P)
+    }
+
+    @inline(__always)
+    private static func frictionPoint(_ p: inout SoftContactPoint, _ t: Vec2, _ friction: Double, _ cc: SoftContactConstraint,
+                                      _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double) {
+        let dv = vB + cross(wB, p.rB) - vA - cross(wA, p.rA)
+        let vt = dot(dv, t)
+        let maxF = friction * p.normalImpulse
+        let old = p.tangentImpulse
+        let newImpulse = min(max(old - p.tangentMass * vt, -maxF), maxF)
+        p.tangentImpulse = newImpulse
+        let P = (newImpulse - old) * t
+        vA -= cc.mA * P; wA -= cc.iA * cross(p.rA, P)
+        vB += cc.mB * P; wB += cc.iB * cross(p.rB, P)
+    }
+
+    @inline(__always)
+    private static func solve(_ cc: inout SoftContactConstraint, _ bodies: UnsafeMutableBufferPointer<SolverBody>,
+                              invH: Double, softness: Softness, useBias: Bool, maxPush: Double) {
+        let bA = bodies[cc.a], bB = bodies[cc.b]
+        var vA = bA.v, wA = bA.w, vB = bB.v, wB = bB.w
+        let n = cc.normal, t = n.rightPerp
+        // Normal points first, then friction bounded by the new normal impulses (as Box2D v3).
+        solvePoint(&cc.p0, n, cc, &vA, &wA, &vB, &wB, cA: bA.c, qA: bA.q, cB: bB.c, qB: bB.q,
+                   invH: invH, softness: softness, useBias: useBias, maxPush: maxPush)
+        if cc.pointCount == 2 {
+            solvePoint(&cc.p1, n, cc, &vA, &wA, &vB, &wB, cA: bA.c, qA: bA.q, cB: bB.c, qB: bB.q,
+                       invH: invH, softness: softness, useBias: useBias, maxPush: maxPush)
+        }
+        frictionPoint(&cc.p0, t, cc.friction, cc, &vA, &wA, &vB, &wB)
+        if cc.pointCount == 2 { frictionPoint(&cc.p1, t, cc.friction, cc, &vA, &wA, &vB, &wB) }
+        bodies[cc.a].v = vA; bodies[cc.a].w = wA
+        bodies[cc.b].v = vB; bodies[cc.b].w = wB
+    }
+
+    /// After the sub-steps: points that pushed and approached faster than the threshold
+    /// leave at `restitution` times their approach speed.
+    mutating func applyRestitution(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+        let threshold = PhysicsSettings.restitutionThreshold
+        constraints.withUnsafeMutableBufferPointer { cs in
+            for k in 0..<cs.count where cs[k].restitution != 0 {
+                var cc = cs[k]
+                var vA = bodies[cc.a].v, wA = bodies[cc.a].w, vB = bodies[cc.b].v, wB = bodies[cc.b].w
+                let n = cc.normal
+                for i in 0..<cc.pointCount {
+                    var p = i == 0 ? cc.p0 : cc.p1
+                    guard p.relativeVelocity < -threshold, p.maxNormalImpulse > 0 else { continue }
+                    let dv = vB + cross(wB, p.rB) - vA - cross(wA, p.rA)
+                    let vn = dot(dv, n)
+                    let impulse = -p.normalMass * (vn + cc.restitution * p.relativeVelocity)
+                    let newImpulse = max(p.normalImpulse + impulse, 0)
+                    let lambda = newImpulse - p.normalImpulse
+                    p.normalImpulse = newImpulse
+                    p.maxNormalImpulse = max(p.maxNormalImpulse, lambda)
+                    let P = lambda * n
+                    vA -= cc.mA * P; wA -= cc.iA * cross(p.rA, P)
+                    vB += cc.mB * P; wB += cc.iB * cross(p.rB, P)
+                    if i == 0 { cc.p0 = p } else { cc.p1 = p }
+                }
+                bodies[cc.a].v = vA; bodies[cc.a].w = wA
+                bodies[cc.b].v = vB; bodies[cc.b].w = wB
+                cs[k] = cc
+            }
+        }
+    }
+
+    /// Copies the accumulated impulses back into the contacts for the next step's warm start.
+    func storeImpulses(_ contacts: [Contact]) {
+        for cc in constraints {
+            unowned(unsafe) let c = contacts[cc.contact]  // the caller's array keeps it alive
+            c.manifold.p0.normalImpulse = cc.p0.normalImpulse
+            c.manifold.p0.tangentImpulse = cc.p0.tangentImpulse
+            if c.manifold.pointCount > 1 {
+                c.manifold.p1.normalImpulse = cc.p1.normalImpulse
+                c.manifold.p1.tangentImpulse = cc.p1.tangentImpulse
+            }
+        }
+    }
+}
+
+/// Which solver steps a world.
+public enum SolverKind: Sendable, Equatable, CaseIterable {
+    /// Box2D 2.x's: sequential impulses (velocity iterations), then a non-linear Gauss–Seidel
+    /// position pass. What the games' replay logs were recorded with.
+    case legacy
+    /// Box2D v3's soft step: sub-steps with soft contacts, relaxation and restitution last.
+    case softStep
+}
+
+/// What a body gains per second in the soft step's sub-steps, and its damping per sub-step.
+struct SoftAcceleration {
+    var linear = Vec2.zero
+    var angular = 0.0
+    var linearDamping = 1.0
+    var angularDamping = 1.0
+}
