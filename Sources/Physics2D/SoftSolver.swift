@@ -65,6 +65,12 @@ struct SoftContactConstraint {
     var pointCount = 0
     var p0 = SoftContactPoint()
     var p1 = SoftContactPoint()
+    /// The inverse of the two points' normal mass matrix (block solve; `block` false when the
+    /// points are nearly redundant or there is one point).
+    var block = false
+    var m11 = 0.0, m12 = 0.0, m22 = 0.0
+    /// This contact's spring (see `SoftContactSolver.prepare`).
+    var softness = Softness()
     var contact: Int
 }
 
@@ -72,8 +78,17 @@ struct SoftContactSolver {
     var constraints: [SoftContactConstraint] = []
 
     /// Builds constraints from the touching, non-sensor contacts with an awake body.
-    mutating func prepare(_ contacts: [Contact], _ bodies: UnsafeMutableBufferPointer<SolverBody>, warmStart: Bool) {
+    ///
+    /// Each contact's spring: `hertz` between two moving bodies, twice that against a body
+    /// that does not move (as Box2D v3). (Stiffening contacts between unequal masses by the
+    /// square root of their ratio, so that a light box could carry a hundred times heavier one,
+    /// made columns of alternating masses topple sideways and the 1,000-body pile restless:
+    /// tried and left out.)
+    mutating func prepare(_ contacts: [Contact], _ bodies: UnsafeMutableBufferPointer<SolverBody>, warmStart: Bool,
+                          hertz: Double, zeta: Double, h: Double) {
         constraints.removeAll(keepingCapacity: true)
+        let equal = Softness(hertz: hertz, zeta: zeta, h: h)
+        let fixed = Softness(hertz: 2 * hertz, zeta: zeta, h: h)
         for ci in 0..<contacts.count {
             unowned(unsafe) let contact = contacts[ci]  // the caller's array keeps it alive; no retain
             guard contact.touching && !contact.isSensor else { continue }
@@ -85,6 +100,7 @@ struct SoftContactSolver {
             cc.mA = bA.invMass; cc.iA = bA.invI; cc.mB = bB.invMass; cc.iB = bB.invI
             cc.friction = contact.friction
             cc.restitution = contact.restitution
+            cc.softness = cc.mA == 0 || cc.mB == 0 ? fixed : equal
             let xfA = Transform(p: bA.c - bA.q.apply(bA.localCenter), q: bA.q)
             let xfB = Transform(p: bB.c - bB.q.apply(bB.localCenter), q: bB.q)
             let wm = WorldManifold(m, xfA, contact.shapeA.radius, xfB, contact.shapeB.radius)
@@ -110,6 +126,19 @@ struct SoftContactSolver {
                 p.tangentMass = kt > 0 ? 1 / kt : 0
                 p.relativeVelocity = dot(n, bB.v + cross(bB.w, p.rB) - bA.v - cross(bA.w, p.rA))
                 if i == 0 { cc.p0 = p } else { cc.p1 = p }
+            }
+            if cc.pointCount == 2 {
+                let rn1A = cross(cc.p0.rA, n), rn1B = cross(cc.p0.rB, n)
+                let rn2A = cross(cc.p1.rA, n), rn2B = cross(cc.p1.rB, n)
+                let k11 = cc.mA + cc.mB + cc.iA * rn1A * rn1A + cc.iB * rn1B * rn1B
+                let k22 = cc.mA + cc.mB + cc.iA * rn2A * rn2A + cc.iB * rn2B * rn2B
+                let k12 = cc.mA + cc.mB + cc.iA * rn1A * rn2A + cc.iB * rn1B * rn2B
+                let det = k11 * k22 - k12 * k12
+                if k11 * k11 < 1000 * det {
+                    let inv = 1 / det
+                    cc.block = true
+                    cc.m11 = inv * k22; cc.m12 = -inv * k12; cc.m22 = inv * k11
+                }
             }
             constraints.append(cc)
         }
@@ -139,15 +168,11 @@ struct SoftContactSolver {
     /// One pass over the contacts. With `useBias` an overlap is pushed out softly; without,
     /// only the velocity is made non-approaching (relax). A gap still open is allowed to close
     /// within the sub-step (speculative contact) in both.
-    /// `softness` is for contacts between two moving bodies, `staticSoftness` (twice as stiff,
-    /// as in Box2D v3) for contacts with a body that does not move.
-    mutating func solve(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, softness: Softness,
-                        staticSoftness: Softness, useBias: Bool) {
+    mutating func solve(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
         let maxPush = PhysicsSettings.contactPushMaxVelocity
         constraints.withUnsafeMutableBufferPointer { cs in
             for k in 0..<cs.count {
-                let soft = cs[k].mA == 0 || cs[k].mB == 0 ? staticSoftness : softness
-                Self.solve(&cs[k], bodies, invH: invH, softness: soft, useBias: useBias, maxPush: maxPush)
+                Self.solve(&cs[k], bodies, invH: invH, softness: cs[k].softness, useBias: useBias, maxPush: maxPush)
             }
         }
     }
@@ -184,6 +209,42 @@ struct SoftContactSolver {
         vB += cc.mB * P; wB += cc.iB * cross(p.rB, P)
     }
 
+    /// Both points of a two-point contact at once, when both overlap and press gently (the soft
+    /// branch for both) and the joint solution pushes at both; returns false to fall back to
+    /// one point after the other.
+    @inline(__always)
+    private static func solveBlock(_ cc: inout SoftContactConstraint, _ n: Vec2,
+                                   _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double,
+                                   cA: Vec2, qA: Rot, cB: Vec2, qB: Rot,
+                                   invH: Double, softness: Softness, useBias: Bool, maxPush: Double) -> Bool {
+        let d1 = (cB + qB.apply(cc.p1.localRB)) - (cA + qA.apply(cc.p1.localRA))
+        let d0 = (cB + qB.apply(cc.p0.localRB)) - (cA + qA.apply(cc.p0.localRA))
+        let s0 = dot(d0, n) + cc.p0.baseSeparation, s1 = dot(d1, n) + cc.p1.baseSeparation
+        guard s0 <= 0, s1 <= 0 else { return false }
+        let vn0 = dot(vB + cross(wB, cc.p0.rB) - vA - cross(wA, cc.p0.rA), n)
+        let vn1 = dot(vB + cross(wB, cc.p1.rB) - vA - cross(wA, cc.p1.rA), n)
+        var b0 = 0.0, b1 = 0.0, massScale = 1.0, impulseScale = 0.0
+        if useBias {
+            guard vn0 > -maxPush, vn1 > -maxPush else { return false }
+            b0 = max(softness.biasRate * s0, -maxPush)
+            b1 = max(softness.biasRate * s1, -maxPush)
+            massScale = softness.massScale
+            impulseScale = softness.impulseScale
+        }
+        let a0 = cc.p0.normalImpulse, a1 = cc.p1.normalImpulse
+        let x0 = a0 - massScale * (cc.m11 * (vn0 + b0) + cc.m12 * (vn1 + b1)) - impulseScale * a0
+        let x1 = a1 - massScale * (cc.m12 * (vn0 + b0) + cc.m22 * (vn1 + b1)) - impulseScale * a1
+        guard x0 >= 0, x1 >= 0 else { return false }
+        let l0 = x0 - a0, l1 = x1 - a1
+        cc.p0.normalImpulse = x0; cc.p1.normalImpulse = x1
+        cc.p0.maxNormalImpulse = max(cc.p0.maxNormalImpulse, l0)
+        cc.p1.maxNormalImpulse = max(cc.p1.maxNormalImpulse, l1)
+        let P0 = l0 * n, P1 = l1 * n
+        vA -= cc.mA * (P0 + P1); wA -= cc.iA * (cross(cc.p0.rA, P0) + cross(cc.p1.rA, P1))
+        vB += cc.mB * (P0 + P1); wB += cc.iB * (cross(cc.p0.rB, P0) + cross(cc.p1.rB, P1))
+        return true
+    }
+
     @inline(__always)
     private static func frictionPoint(_ p: inout SoftContactPoint, _ t: Vec2, _ friction: Double, _ cc: SoftContactConstraint,
                                       _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double) {
@@ -205,11 +266,17 @@ struct SoftContactSolver {
         var vA = bA.v, wA = bA.w, vB = bB.v, wB = bB.w
         let n = cc.normal, t = n.rightPerp
         // Normal points first, then friction bounded by the new normal impulses (as Box2D v3).
-        solvePoint(&cc.p0, n, cc, &vA, &wA, &vB, &wB, cA: bA.c, qA: bA.q, cB: bB.c, qB: bB.q,
-                   invH: invH, softness: softness, useBias: useBias, maxPush: maxPush)
-        if cc.pointCount == 2 {
-            solvePoint(&cc.p1, n, cc, &vA, &wA, &vB, &wB, cA: bA.c, qA: bA.q, cB: bB.c, qB: bB.q,
+        // Two points that both press are solved together (a 2×2 block, like the legacy
+        // solver): one after the other, the first point's push turns the body, friction turns
+        // that into sideways motion, and a column of boxes walks off its base.
+        if !(cc.block && solveBlock(&cc, n, &vA, &wA, &vB, &wB, cA: bA.c, qA: bA.q, cB: bB.c, qB: bB.q,
+                                    invH: invH, softness: softness, useBias: useBias, maxPush: maxPush)) {
+            solvePoint(&cc.p0, n, cc, &vA, &wA, &vB, &wB, cA: bA.c, qA: bA.q, cB: bB.c, qB: bB.q,
                        invH: invH, softness: softness, useBias: useBias, maxPush: maxPush)
+            if cc.pointCount == 2 {
+                solvePoint(&cc.p1, n, cc, &vA, &wA, &vB, &wB, cA: bA.c, qA: bA.q, cB: bB.c, qB: bB.q,
+                           invH: invH, softness: softness, useBias: useBias, maxPush: maxPush)
+            }
         }
         frictionPoint(&cc.p0, t, cc.friction, cc, &vA, &wA, &vB, &wB)
         if cc.pointCount == 2 { frictionPoint(&cc.p1, t, cc.friction, cc, &vA, &wA, &vB, &wB) }

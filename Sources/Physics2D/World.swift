@@ -420,8 +420,6 @@ public final class World {
         let n = softSubSteps
         let h = dt / Double(n), invH = 1 / h
         let hertz = min(PhysicsSettings.contactHertz, 0.25 * invH)
-        let softness = Softness(hertz: hertz, zeta: PhysicsSettings.contactDampingRatio, h: h)
-        let staticSoftness = Softness(hertz: 2 * hertz, zeta: PhysicsSettings.contactDampingRatio, h: h)
         let g = gravity
         // Per-body accelerations and damping for the sub-steps (zero for bodies not integrated).
         softAccel.removeAll(keepingCapacity: true)
@@ -447,7 +445,7 @@ public final class World {
         swap(&solver, &self.softSolver)
         defer { swap(&solver, &self.softSolver) }
         solverBodies.withUnsafeMutableBufferPointer { sb in
-            solver.prepare(contacts, sb, warmStart: warm)
+            solver.prepare(contacts, sb, warmStart: warm, hertz: hertz, zeta: PhysicsSettings.contactDampingRatio, h: h)
             let maxV = PhysicsSettings.maxTranslation * invH, maxW = PhysicsSettings.maxRotation * invH
             for step in 0..<n {
                 for k in 0..<sb.count where !isStatic[k] {
@@ -462,7 +460,7 @@ public final class World {
                 for j in joints { j.prepare(sb, dt: h, warmStart: warm || step > 0) }
                 if warm || step > 0 { solver.warmStart(sb) }
                 for j in joints { j.solveVelocity(sb) }
-                solver.solve(sb, invH: invH, softness: softness, staticSoftness: staticSoftness, useBias: true)
+                solver.solve(sb, invH: invH, useBias: true)
                 for k in 0..<sb.count where !isStatic[k] {
                     let v = sb[k].v, w = sb[k].w
                     sb[k].c += h * v
@@ -478,7 +476,7 @@ public final class World {
                     if done { break }
                 }
                 for j in joints { j.solveVelocity(sb) }
-                solver.solve(sb, invH: invH, softness: softness, staticSoftness: staticSoftness, useBias: false)
+                solver.solve(sb, invH: invH, useBias: false)
             }
             solver.applyRestitution(sb)
             solver.storeImpulses(contacts)
