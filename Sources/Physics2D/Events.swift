@@ -176,11 +176,12 @@ extension World {
             let a = c.bodyA, b = c.bodyB
             let wm = WorldManifold(c.manifold, a.xf, c.shapeA.radius, b.xf, c.shapeB.radius)
             let count = cc.pointCount
+            // The whole step's impulses (the sum over the sub-steps), as the legacy step reports.
             let p0 = ContactPoint(point: wm.point0, separation: wm.separation0,
-                                  normalImpulse: cc.p0.normalImpulse, tangentImpulse: cc.p0.tangentImpulse)
+                                  normalImpulse: cc.p0.totalNormalImpulse, tangentImpulse: cc.p0.totalTangentImpulse)
             let p1 = count < 2 ? ContactPoint.zeroPoint
                 : ContactPoint(point: wm.point1, separation: wm.separation1,
-                               normalImpulse: cc.p1.normalImpulse, tangentImpulse: cc.p1.tangentImpulse)
+                               normalImpulse: cc.p1.totalNormalImpulse, tangentImpulse: cc.p1.totalTangentImpulse)
             pendingPostSolve.append(PostSolveEvent(shapeA: c.shapeA, shapeB: c.shapeB, normal: cc.normal,
                                                    points: ContactPoints(count: count, p0: p0, p1: p1)))
         }

@@ -53,6 +53,10 @@ struct SoftContactPoint {
     var tangentMass = 0.0
     /// Normal approach speed at the step's start (negative: approaching).
     var relativeVelocity = 0.0
+    /// The impulses applied over the whole step (the sum of every sub-step's), for post-solve
+    /// events: the accumulated impulses above are one sub-step's.
+    var totalNormalImpulse = 0.0
+    var totalTangentImpulse = 0.0
 }
 
 struct SoftContactConstraint {
@@ -284,6 +288,18 @@ struct SoftContactSolver {
         bodies[cc.b].v = vB; bodies[cc.b].w = wB
     }
 
+    /// At the end of a sub-step: adds what it applied to the step's totals.
+    mutating func accumulateTotals() {
+        constraints.withUnsafeMutableBufferPointer { cs in
+            for k in 0..<cs.count {
+                cs[k].p0.totalNormalImpulse += cs[k].p0.normalImpulse
+                cs[k].p0.totalTangentImpulse += cs[k].p0.tangentImpulse
+                cs[k].p1.totalNormalImpulse += cs[k].p1.normalImpulse
+                cs[k].p1.totalTangentImpulse += cs[k].p1.tangentImpulse
+            }
+        }
+    }
+
     /// After the sub-steps: points that pushed and approached faster than the threshold
     /// leave at `restitution` times their approach speed.
     mutating func applyRestitution(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
@@ -302,6 +318,7 @@ struct SoftContactSolver {
                     let newImpulse = max(p.normalImpulse + impulse, 0)
                     let lambda = newImpulse - p.normalImpulse
                     p.normalImpulse = newImpulse
+                    p.totalNormalImpulse += lambda
                     p.maxNormalImpulse = max(p.maxNormalImpulse, lambda)
                     let P = lambda * n
                     vA -= cc.mA * P; wA -= cc.iA * cross(p.rA, P)

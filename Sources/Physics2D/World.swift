@@ -446,7 +446,8 @@ public final class World {
         defer { swap(&solver, &self.softSolver) }
         solverBodies.withUnsafeMutableBufferPointer { sb in
             solver.prepare(contacts, sb, warmStart: warm, hertz: hertz, zeta: PhysicsSettings.contactDampingRatio, h: h)
-            let maxV = PhysicsSettings.maxTranslation * invH, maxW = PhysicsSettings.maxRotation * invH
+            // The legacy clamps, as speeds: at most `maxTranslation` and `maxRotation` per step.
+            let maxV = PhysicsSettings.maxTranslation / dt, maxW = PhysicsSettings.maxRotation / dt
             for step in 0..<n {
                 for k in 0..<sb.count where !isStatic[k] {
                     let a = accel[k]
@@ -477,6 +478,7 @@ public final class World {
                 }
                 for j in joints { j.solveVelocity(sb) }
                 solver.solve(sb, invH: invH, useBias: false)
+                if reportImpulses { solver.accumulateTotals() }
             }
             solver.applyRestitution(sb)
             solver.storeImpulses(contacts)

@@ -86,8 +86,9 @@ import Testing
 
     /// Fires a 0.05 m circle at 600 m/s at a free 0.1 m thick plank (no gravity); returns the
     /// bullet and the plank after one second.
-    static func shootPlank(bullet: Bool) -> (Body, Body) {
+    static func shootPlank(bullet: Bool, solver: SolverKind = .legacy) -> (Body, Body) {
         let world = World(gravity: .zero)
+        world.solverKind = solver
         let plank = world.createBody(BodyDef(type: .dynamic, position: Vec2(10.05, 0)))
         world.createShape(on: plank, ShapeDef(.box(halfWidth: 0.05, halfHeight: 1), density: 1))
         // Aimed at the plank's centre of mass, so the hit does not turn it.
@@ -99,11 +100,11 @@ import Testing
         return (shot, plank)
     }
 
-    @Test func bulletHitsADynamicPlankAndPushesIt() {
+    @Test(arguments: SolverKind.allCases) func bulletHitsADynamicPlankAndPushesIt(_ solver: SolverKind) {
         // A bullet meets dynamic bodies too: it stays in front of the plank, and momentum is
         // conserved in the perfectly inelastic hit. The 2 m-per-step clamp turns 600 m/s into
         // 120 m/s before the hit, so both end at m·120 / (m + M).
-        let (shot, plank) = Self.shootPlank(bullet: true)
+        let (shot, plank) = Self.shootPlank(bullet: true, solver: solver)
         let m = shot.mass, big = plank.mass
         let common = m * 120 / (m + big)
         #expect(shot.position.x < plank.position.x)

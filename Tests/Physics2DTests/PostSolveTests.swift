@@ -14,8 +14,9 @@ import Testing
         var events: [PostSolveEvent] = []
     }
 
-    @Test func restingBoxReportsItsWeightTimesDtPerStep() {
+    @Test(arguments: SolverKind.allCases) func restingBoxReportsItsWeightTimesDtPerStep(_ solver: SolverKind) {
         let (world, ground) = worldWithGround()
+        world.solverKind = solver
         let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.5 + 2 * PhysicsSettings.polygonRadius)))
         world.createShape(on: box, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5), density: 2))   // 2 kg
         world.allowSleep = false      // a sleeping contact is not solved, so it reports nothing
@@ -45,11 +46,12 @@ import Testing
         #expect(abs(last.maxNormalImpulse - weightImpulse / 2) < 0.01 * weightImpulse)   // split between the corners
     }
 
-    @Test func boxOnASlopeReportsNormalAndFrictionImpulses() {
+    @Test(arguments: SolverKind.allCases) func boxOnASlopeReportsNormalAndFrictionImpulses(_ solver: SolverKind) {
         // At rest on a 20° slope (μ = 0.6 holds it): the ground pushes m·g·cos θ·dt along the
         // normal and friction holds m·g·sin θ·dt along the slope, every step.
         let slope = 20 * Double.pi / 180
         let world = World(gravity: Vec2(0, -g))
+        world.solverKind = solver
         let ramp = world.createBody(BodyDef(type: .static, angle: slope))
         world.createShape(on: ramp, ShapeDef(.box(halfWidth: 20, halfHeight: 0.5)))
         let q = Rot(angle: slope)
@@ -72,11 +74,12 @@ import Testing
         #expect(abs(dot(n, q.apply(Vec2(0, 1))) - 1) < 1e-9)
     }
 
-    @Test func droppedBallReportsItsMomentumAtLanding() {
+    @Test(arguments: SolverKind.allCases) func droppedBallReportsItsMomentumAtLanding(_ solver: SolverKind) {
         // Restitution 0: the landing step stops the ball, so the peak impulse is its momentum,
         // m·sqrt(2gh) from the fall (plus the one step of gravity the same solve cancels).
         let h = 5.0
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, h + 0.5 + PhysicsSettings.polygonRadius)))
         world.createShape(on: ball, ShapeDef(.circle(center: .zero, radius: 0.5)))
         var peak = 0.0, peakStep = -1, step = 0
