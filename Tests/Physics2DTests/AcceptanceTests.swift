@@ -118,6 +118,7 @@ import Testing
     }
 
     @Test func subSteppedFreeFallMatchesClosedForm() {
+        // Legacy solver only: see docs/physics.md, "Soft step".
         let world = World(gravity: Vec2(0, -g))
         let body = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 100)))
         world.createShape(on: body, ShapeDef(.circle(center: .zero, radius: 0.5)))
@@ -133,8 +134,9 @@ import Testing
 
     // MARK: adding and removing bodies inside callbacks
 
-    @Test func bodiesAddedInACallbackWaitForTheNextStep() {
+    @Test(arguments: SolverKind.allCases) func bodiesAddedInACallbackWaitForTheNextStep(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 1.5)))
         world.createShape(on: ball, ShapeDef(.circle(center: .zero, radius: 0.5)))
         var spawned: Body?
@@ -217,6 +219,7 @@ import Testing
 extension AcceptanceTests {
     /// A negative iteration count used to trap in the solver's loops (`0..<-1`); it now counts as 0.
     @Test func negativeIterationCountsAreZero() {
+        // Legacy solver only: see docs/physics.md, "Soft step".
         let (world, _) = worldWithGround()
         let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.6)))
         world.createShape(on: ball, ShapeDef(.circle(center: .zero, radius: 0.5)))

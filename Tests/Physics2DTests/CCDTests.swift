@@ -119,8 +119,9 @@ import Testing
         #expect(shot.position.x > plank.position.x + 1)
     }
 
-    @Test func restitutionBouncesTheBulletBack() {
+    @Test(arguments: SolverKind.allCases) func restitutionBouncesTheBulletBack(_ solver: SolverKind) {
         let world = World(gravity: .zero)
+        world.solverKind = solver
         let ground = world.createBody(BodyDef(type: .static))
         world.createShape(on: ground, ShapeDef(.box(halfWidth: 0.05, halfHeight: 2, center: Vec2(10.05, 0)), restitution: 1))
         var def = BodyDef(type: .dynamic, position: Vec2(0, 0.3), linearVelocity: Vec2(100, 0))

@@ -12,8 +12,9 @@ import Testing
         return try! world.createChain(on: ground, ChainDef(vertices: vertices, friction: friction))
     }
 
-    @Test func createsOneSegmentPerEdge() throws {
+    @Test(arguments: SolverKind.allCases) func createsOneSegmentPerEdge(_ solver: SolverKind) throws {
         let world = World()
+        world.solverKind = solver
         let ground = world.createBody(BodyDef(type: .static))
         let open = try world.createChain(on: ground, ChainDef(vertices: [Vec2(0, 0), Vec2(1, 0), Vec2(2, 1)]))
         #expect(open.shapes.count == 2)
@@ -34,8 +35,9 @@ import Testing
         }
     }
 
-    @Test func chainsHaveNoMass() throws {
+    @Test(arguments: SolverKind.allCases) func chainsHaveNoMass(_ solver: SolverKind) throws {
         let world = World()
+        world.solverKind = solver
         let body = world.createBody(BodyDef(type: .dynamic))
         world.createShape(on: body, ShapeDef(.circle(center: .zero, radius: 0.5), density: 2))
         let massBefore = body.mass
@@ -254,8 +256,9 @@ import Testing
         #expect(try touching(chain: false) == 2)
     }
 
-    @Test func queriesSeeChainEdges() throws {
+    @Test(arguments: SolverKind.allCases) func queriesSeeChainEdges(_ solver: SolverKind) throws {
         let world = World()
+        world.solverKind = solver
         let chain = Self.flatGround(world)
         let hit = try #require(world.rayCast(from: Vec2(0.3, 5), to: Vec2(0.3, -5)))
         #expect(abs(hit.fraction - 0.5) < 1e-12)
@@ -266,8 +269,9 @@ import Testing
         #expect(found.count == 2 && found.allSatisfy { $0.chain === chain })
     }
 
-    @Test func filtersApplyToChains() throws {
+    @Test(arguments: SolverKind.allCases) func filtersApplyToChains(_ solver: SolverKind) throws {
         let world = World(gravity: Vec2(0, -10))
+        world.solverKind = solver
         let ground = world.createBody(BodyDef(type: .static))
         try world.createChain(on: ground, ChainDef(vertices: [Vec2(5, 0), Vec2(-5, 0)],
                                                    filter: Filter(categoryBits: 2, maskBits: 0xFFFF_FFFD)))

@@ -106,8 +106,9 @@ import Testing
         #expect(min(abs(a), abs(abs(a) - Double.pi / 2)) < 0.02)
     }
 
-    @Test func filtersKeepShapesApart() {
+    @Test(arguments: SolverKind.allCases) func filtersKeepShapesApart(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let noFloor = Filter(categoryBits: 2, maskBits: ~1)    // ignores category 1 (the ground)
         let ghost = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 1)))
         world.createShape(on: ghost, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5), filter: noFloor))
@@ -122,8 +123,9 @@ import Testing
         #expect(Filter.shouldCollide(Filter(groupIndex: 3), Filter(categoryBits: 0, maskBits: 0, groupIndex: 3)))
     }
 
-    @Test func sensorsDoNotPush() {
+    @Test(arguments: SolverKind.allCases) func sensorsDoNotPush(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let zone = world.createBody(BodyDef(type: .static, position: Vec2(0, 2)))
         world.createShape(on: zone, ShapeDef(.box(halfWidth: 1, halfHeight: 1), isSensor: true))
         let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 5)))

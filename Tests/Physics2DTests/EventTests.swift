@@ -18,8 +18,9 @@ import Testing
         return log
     }
 
-    @Test func sensorOverlapBeginsAndEndsExactlyOnce() {
+    @Test(arguments: SolverKind.allCases) func sensorOverlapBeginsAndEndsExactlyOnce(_ solver: SolverKind) {
         let world = World(gravity: .zero)
+        world.solverKind = solver
         let zone = world.createBody(BodyDef(type: .static))
         let zoneShape = world.createShape(on: zone, ShapeDef(.box(halfWidth: 1.5, halfHeight: 1.5), isSensor: true))
         let car = world.createBody(BodyDef(type: .dynamic, position: Vec2(-6, 0), linearVelocity: Vec2(5, 0)))
@@ -39,8 +40,9 @@ import Testing
         #expect(abs(car.linearVelocity.x - 5) < 1e-12)   // sensors do not slow anything down
     }
 
-    @Test func restingContactBeginsOnceAndNeverEnds() {
+    @Test(arguments: SolverKind.allCases) func restingContactBeginsOnceAndNeverEnds(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 3)))
         world.createShape(on: ball, ShapeDef(.circle(center: .zero, radius: 0.5)))
         let log = record(world)
@@ -65,8 +67,9 @@ import Testing
         #expect(log.ends.count == 3)
     }
 
-    @Test func removingABodyInsideACallbackIsSafe() {
+    @Test(arguments: SolverKind.allCases) func removingABodyInsideACallbackIsSafe(_ solver: SolverKind) {
         let (world, ground) = worldWithGround()
+        world.solverKind = solver
         var balls: [Body] = []
         for i in 0..<10 {
             let b = world.createBody(BodyDef(type: .dynamic, position: Vec2(Double(i) * 1.5 - 7, 1 + Double(i) * 0.3)))
@@ -95,8 +98,9 @@ import Testing
         world.step(dt)
     }
 
-    @Test func removingOutsideAStepReportsEnd() {
+    @Test(arguments: SolverKind.allCases) func removingOutsideAStepReportsEnd(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.5)))
         world.createShape(on: box, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5)))
         let log = record(world)
@@ -107,8 +111,9 @@ import Testing
         #expect(world.bodies.count == 1)
     }
 
-    @Test func creatingBodiesInsideACallbackIsSafe() {
+    @Test(arguments: SolverKind.allCases) func creatingBodiesInsideACallbackIsSafe(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 2)))
         world.createShape(on: ball, ShapeDef(.circle(center: .zero, radius: 0.5)))
         var spawned = 0

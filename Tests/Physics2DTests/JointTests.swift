@@ -74,8 +74,9 @@ import Testing
         #expect(abs(wheel.angularVelocity - (w0 + dt * 0.1 / (Double.pi / 2))) < 1e-9)
     }
 
-    @Test func jointedBodiesDoNotCollideAndRemovalCleansUp() {
+    @Test(arguments: SolverKind.allCases) func jointedBodiesDoNotCollideAndRemovalCleansUp(_ solver: SolverKind) {
         let (world, ground) = worldWithGround()
+        world.solverKind = solver
         let a = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.51)))
         world.createShape(on: a, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5)))
         let b = world.createBody(BodyDef(type: .dynamic, position: Vec2(0.5, 0.51)))   // overlaps a

@@ -22,8 +22,9 @@ import Testing
 
     // MARK: distance
 
-    @Test func distanceJointKeepsItsLengthUnderGravity() {
+    @Test(arguments: SolverKind.allCases) func distanceJointKeepsItsLengthUnderGravity(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -g))
+        world.solverKind = solver
         let pivot = world.createBody(BodyDef(type: .static, position: Vec2(0, 10)))
         // A box hung off-centre, so the rod also has to turn it.
         let bob = box(world, at: Vec2(4, 10), halfWidth: 0.3, halfHeight: 0.2)
@@ -68,8 +69,9 @@ import Testing
         }
     }
 
-    @Test func dampedSpringSettlesAtItsRestLength() {
+    @Test(arguments: SolverKind.allCases) func dampedSpringSettlesAtItsRestLength(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -g))
+        world.solverKind = solver
         let ceiling = world.createBody(BodyDef(type: .static, position: Vec2(0, 10)))
         let b = ball(world, at: Vec2(0, 8))
         var def = DistanceJointDef(bodyA: ceiling, bodyB: b, anchorA: Vec2(0, 10), anchorB: Vec2(0, 8))
@@ -83,6 +85,7 @@ import Testing
     }
 
     @Test func ropeGoesSlackAndTaut() {
+        // Legacy solver only: see docs/physics.md, "Soft step".
         let world = World(gravity: Vec2(0, -g))
         let hook = world.createBody(BodyDef(type: .static, position: Vec2(0, 10)))
         let b = ball(world, at: Vec2(0, 8))
@@ -196,8 +199,9 @@ import Testing
 
     // MARK: weld
 
-    @Test func weldHoldsACantilever() {
+    @Test(arguments: SolverKind.allCases) func weldHoldsACantilever(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -g))
+        world.solverKind = solver
         world.allowSleep = false
         let wall = world.createBody(BodyDef(type: .static, position: Vec2(0, 5)))
         world.createShape(on: wall, ShapeDef(.box(halfWidth: 0.5, halfHeight: 2), density: 0))
@@ -231,8 +235,9 @@ import Testing
         }
     }
 
-    @Test func softWeldBendsLikeAnAngularSpring() {
+    @Test(arguments: SolverKind.allCases) func softWeldBendsLikeAnAngularSpring(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -g))
+        world.solverKind = solver
         let wall = world.createBody(BodyDef(type: .static, position: Vec2(0, 5)))
         let bar = box(world, at: Vec2(1, 5), halfWidth: 1, halfHeight: 0.1)
         var def = WeldJointDef(bodyA: wall, bodyB: bar, anchor: Vec2(0, 5))
@@ -255,6 +260,7 @@ import Testing
     // MARK: mouse
 
     @Test func mouseJointPullsWithAtMostItsMaxForce() {
+        // Legacy solver only: see docs/physics.md, "Soft step".
         let world = World(gravity: .zero)
         let b = box(world, at: .zero)            // 1 kg
         var def = MouseJointDef(body: b, target: .zero)
@@ -276,8 +282,9 @@ import Testing
         #expect(abs(b.position.y) < 1e-12)
     }
 
-    @Test func mouseJointDragsToTheTarget() {
+    @Test(arguments: SolverKind.allCases) func mouseJointDragsToTheTarget(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -g))
+        world.solverKind = solver
         let b = box(world, at: .zero)            // 1 kg
         var def = MouseJointDef(body: b, target: Vec2(0.3, 0.2))   // grabbed off-centre
         def.maxForce = 1000 * b.mass
@@ -301,8 +308,9 @@ import Testing
         #expect(b.linearVelocity.length < 0.05)
     }
 
-    @Test func weakMouseJointCannotLiftTheBody() {
+    @Test(arguments: SolverKind.allCases) func weakMouseJointCannotLiftTheBody(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -g))
+        world.solverKind = solver
         let b = box(world, at: .zero)            // 1 kg: weight 10 N
         var def = MouseJointDef(body: b, target: .zero)
         def.maxForce = 5
@@ -313,8 +321,9 @@ import Testing
         #expect(b.position.y < -2.5)
     }
 
-    @Test func mouseTargetWakesTheBody() {
+    @Test(arguments: SolverKind.allCases) func mouseTargetWakesTheBody(_ solver: SolverKind) {
         let world = World(gravity: .zero)
+        world.solverKind = solver
         let b = box(world, at: .zero)
         var def = MouseJointDef(body: b, target: .zero)
         def.maxForce = 100
@@ -328,8 +337,9 @@ import Testing
     }
 
     /// The finger-drag example of docs/physics.md, run: grab, move, release.
-    @Test func docsFingerDragExample() {
+    @Test(arguments: SolverKind.allCases) func docsFingerDragExample(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let crate = box(world, at: Vec2(0, 0.5))
         var drag: MouseJoint?
         func touchBegan(at p: Vec2) {
@@ -363,8 +373,9 @@ import Testing
 
     // MARK: all joints
 
-    @Test func removingABodyRemovesAllItsJoints() {
+    @Test(arguments: SolverKind.allCases) func removingABodyRemovesAllItsJoints(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -g))
+        world.solverKind = solver
         let ground = world.createBody(BodyDef(type: .static))
         let a = box(world, at: Vec2(0, 2))
         let b = box(world, at: Vec2(3, 2))
@@ -387,8 +398,9 @@ import Testing
         #expect(b.position.y < 2)               // free now: falling
     }
 
-    @Test func jointedPairSleepsTogetherAndWakesTogether() {
+    @Test(arguments: SolverKind.allCases) func jointedPairSleepsTogetherAndWakesTogether(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let a = box(world, at: Vec2(0, 0.5))
         let b = box(world, at: Vec2(3, 0.5))
         world.createDistanceJoint(DistanceJointDef(bodyA: a, bodyB: b, anchorA: Vec2(0, 0.5), anchorB: Vec2(3, 0.5)))

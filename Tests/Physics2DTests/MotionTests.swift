@@ -7,6 +7,7 @@ import Testing
     let dt = 1.0 / 60
 
     @Test func freeFallMatchesClosedForm() {
+        // Legacy solver only: see docs/physics.md, "Soft step".
         let world = World(gravity: Vec2(0, -10))
         let body = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 100)))
         world.createShape(on: body, ShapeDef(.circle(center: .zero, radius: 0.5)))
@@ -24,6 +25,7 @@ import Testing
     }
 
     @Test func projectileMatchesClosedForm() {
+        // Legacy solver only: see docs/physics.md, "Soft step".
         let world = World(gravity: Vec2(0, -9.81))
         let body = world.createBody(BodyDef(type: .dynamic, linearVelocity: Vec2(3, 12)))
         world.createShape(on: body, ShapeDef(.box(halfWidth: 0.1, halfHeight: 0.1)))
@@ -38,6 +40,7 @@ import Testing
     }
 
     @Test func gravityScaleAndDamping() {
+        // Legacy solver only: see docs/physics.md, "Soft step".
         let world = World(gravity: Vec2(0, -10))
         let floating = world.createBody(BodyDef(type: .dynamic, gravityScale: 0))
         world.createShape(on: floating, ShapeDef(.circle(center: .zero, radius: 0.5)))
@@ -51,8 +54,9 @@ import Testing
         #expect(abs(damped.linearVelocity.x - expected) < 1e-12)
     }
 
-    @Test func massFromShapes() {
+    @Test(arguments: SolverKind.allCases) func massFromShapes(_ solver: SolverKind) {
         let world = World()
+        world.solverKind = solver
         let box = world.createBody(BodyDef(type: .dynamic))
         world.createShape(on: box, ShapeDef(.box(halfWidth: 1, halfHeight: 0.5), density: 2))
         #expect(abs(box.mass - 4) < 1e-12)                       // 2 m × 1 m × 2 kg/m²
@@ -74,8 +78,9 @@ import Testing
         #expect(abs(tri.localCenterOfMass.x - 1) < 1e-12 && abs(tri.localCenterOfMass.y - 1) < 1e-12)
     }
 
-    @Test func zeroMassDynamicBodyGetsOneKilogram() {
+    @Test(arguments: SolverKind.allCases) func zeroMassDynamicBodyGetsOneKilogram(_ solver: SolverKind) {
         let world = World()
+        world.solverKind = solver
         let a = world.createBody(BodyDef(type: .dynamic))
         #expect(a.mass == 1 && a.invMass == 1)
         world.createShape(on: a, ShapeDef(.circle(center: .zero, radius: 1), density: 0))
@@ -88,8 +93,9 @@ import Testing
         #expect(st.mass == 0 && st.invMass == 0)
     }
 
-    @Test func forcesTorquesAndImpulses() {
+    @Test(arguments: SolverKind.allCases) func forcesTorquesAndImpulses(_ solver: SolverKind) {
         let world = World(gravity: .zero)
+        world.solverKind = solver
         let b = world.createBody(BodyDef(type: .dynamic))
         world.createShape(on: b, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5)))   // 1 kg, I = 1/6
         b.applyLinearImpulseToCenter(Vec2(2, 0))
@@ -106,8 +112,9 @@ import Testing
         #expect(abs(b.angularVelocity - (6 * dt + 3)) < 1e-9)
     }
 
-    @Test func kinematicAndFixedRotation() {
+    @Test(arguments: SolverKind.allCases) func kinematicAndFixedRotation(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -10))
+        world.solverKind = solver
         let k = world.createBody(BodyDef(type: .kinematic, linearVelocity: Vec2(1, 0), angularVelocity: 0.5))
         world.createShape(on: k, ShapeDef(.box(halfWidth: 2, halfHeight: 0.2)))
         let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.7), fixedRotation: true))

@@ -130,8 +130,9 @@ import Testing
         #expect(with.bytes == without.bytes)
     }
 
-    @Test func removingABodyInsideThePostSolveHandlerIsSafe() {
+    @Test(arguments: SolverKind.allCases) func removingABodyInsideThePostSolveHandlerIsSafe(_ solver: SolverKind) {
         let (world, ground) = worldWithGround()
+        world.solverKind = solver
         var balls: [Body] = []
         for i in 0..<6 {
             let b = world.createBody(BodyDef(type: .dynamic, position: Vec2(Double(i) * 2 - 5, 1 + Double(i))))
@@ -165,8 +166,9 @@ import Testing
         #expect(world.bodies.count == 1 && world.contactCount == 0)
     }
 
-    @Test func subStepsReportEachSubStep() {
+    @Test(arguments: SolverKind.allCases) func subStepsReportEachSubStep(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.5 + 2 * PhysicsSettings.polygonRadius)))
         world.createShape(on: box, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5)))
         world.allowSleep = false
@@ -215,8 +217,9 @@ import Testing
         #expect(ends.count == 1 && ends[0].points.isEmpty && ends[0].normal == .zero && ends[0].approachSpeed == 0)
     }
 
-    @Test func boxLandingFlatBeginsWithTwoPoints() {
+    @Test(arguments: SolverKind.allCases) func boxLandingFlatBeginsWithTwoPoints(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 1.5), linearVelocity: Vec2(2, 0)))
         world.createShape(on: box, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5)))
         var begin: ContactEvent?
@@ -236,8 +239,9 @@ import Testing
         #expect(abs(e.approachSpeed - vy) <= g * dt)
     }
 
-    @Test func sensorBeginHasNoPoints() {
+    @Test(arguments: SolverKind.allCases) func sensorBeginHasNoPoints(_ solver: SolverKind) {
         let world = World(gravity: .zero)
+        world.solverKind = solver
         let zone = world.createBody(BodyDef(type: .static))
         world.createShape(on: zone, ShapeDef(.box(halfWidth: 1, halfHeight: 1), isSensor: true))
         let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(-3, 0), linearVelocity: Vec2(5, 0)))
@@ -254,8 +258,9 @@ import Testing
 }
 
 extension PostSolveTests {
-    @Test func sleepingContactsReportNothingUntilWoken() {
+    @Test(arguments: SolverKind.allCases) func sleepingContactsReportNothingUntilWoken(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.52)))
         world.createShape(on: box, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5)))
         var count = 0

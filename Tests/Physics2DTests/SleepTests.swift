@@ -21,8 +21,9 @@ import Testing
         return nil
     }
 
-    @Test func restingBoxFallsAsleepWithinASecondOfSettling() {
+    @Test(arguments: SolverKind.allCases) func restingBoxFallsAsleepWithinASecondOfSettling(_ solver: SolverKind) {
         let (world, ground) = worldWithGround()
+        world.solverKind = solver
         #expect(world.allowSleep && !ground.isAwake)
         let box = dropBox(world, at: Vec2(0, 0.5 + PhysicsSettings.polygonRadius))  // already resting
         #expect(box.isAwake && box.allowSleep)
@@ -36,8 +37,9 @@ import Testing
         #expect(box.position == p && !box.isAwake)
     }
 
-    @Test func droppedBoxSleepsSoonAfterLanding() {
+    @Test(arguments: SolverKind.allCases) func droppedBoxSleepsSoonAfterLanding(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let box = dropBox(world, at: Vec2(0, 3))
         // Lands after ~0.7 s; asleep within about a second of settling.
         let n = stepUntil(world, limit: 180) { !box.isAwake }
@@ -45,8 +47,9 @@ import Testing
         #expect(abs(box.position.y - 0.5) < 0.03)
     }
 
-    @Test func pyramidFallsAsleepAndAnImpulseWakesItsIsland() {
+    @Test(arguments: SolverKind.allCases) func pyramidFallsAsleepAndAnImpulseWakesItsIsland(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let boxes = addPyramid(world, rows: 6)
         let n = stepUntil(world, limit: 600) { boxes.allSatisfy { !$0.isAwake } }
         #expect(n != nil)
@@ -64,8 +67,9 @@ import Testing
         #expect(stepUntil(world, limit: 600) { boxes.allSatisfy { !$0.isAwake } } != nil)
     }
 
-    @Test func separateIslandsSleepSeparately() {
+    @Test(arguments: SolverKind.allCases) func separateIslandsSleepSeparately(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let left = dropBox(world, at: Vec2(-5, 0.51))
         let right = dropBox(world, at: Vec2(5, 0.51))
         #expect(stepUntil(world, limit: 120) { !left.isAwake && !right.isAwake } != nil)
@@ -75,8 +79,9 @@ import Testing
         #expect(left.isAwake && !right.isAwake)
     }
 
-    @Test func fallingBodyWakesASleepingStack() {
+    @Test(arguments: SolverKind.allCases) func fallingBodyWakesASleepingStack(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let stack = (0..<3).map { dropBox(world, at: Vec2(0, 0.5 + Double($0))) }
         #expect(stepUntil(world, limit: 600) { stack.allSatisfy { !$0.isAwake } } != nil)
         let falling = dropBox(world, at: Vec2(0.2, 6))
@@ -91,8 +96,9 @@ import Testing
         #expect(falling.position.y > 3.2)
     }
 
-    @Test func removingATouchingBodyWakesWhatRestsOnIt() {
+    @Test(arguments: SolverKind.allCases) func removingATouchingBodyWakesWhatRestsOnIt(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let lower = dropBox(world, at: Vec2(0, 0.5))
         let upper = dropBox(world, at: Vec2(0, 1.5))
         #expect(stepUntil(world, limit: 600) { !lower.isAwake && !upper.isAwake } != nil)
@@ -103,8 +109,9 @@ import Testing
         #expect(upper.position.y < y - 0.5)
     }
 
-    @Test func jointToAnAwakeBodyWakesTheSleepingOne() {
+    @Test(arguments: SolverKind.allCases) func jointToAnAwakeBodyWakesTheSleepingOne(_ solver: SolverKind) {
         let (world, _) = worldWithGround()
+        world.solverKind = solver
         let sleeper = dropBox(world, at: Vec2(0, 0.5))
         #expect(stepUntil(world, limit: 120) { !sleeper.isAwake } != nil)
         let swinger = world.createBody(BodyDef(type: .dynamic, position: Vec2(3, 3)))
