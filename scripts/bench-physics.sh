@@ -123,7 +123,12 @@ if any(e == WORKERS for _, e in wmed):
                                                               repeats=wall[(s, e)])
         if sw is not None and w2:
             ratios[f"{s}_swift_wall_over_box2d3_2workers"] = sw / w2
-bench_result.write("physics", parameters={"repeat": int(sys.argv[2]), "scenes": scenes,
-                                          "box2d3_workers": 2 if any(e == WORKERS for _, e in wmed) else None},
+import os
+params = {"repeat": int(sys.argv[2]), "scenes": scenes}
+if any(e == WORKERS for _, e in wmed):
+    params["box2d3_workers"] = 2
+if os.environ.get("STEPS"):
+    params["steps_override"] = int(os.environ["STEPS"])
+bench_result.write("physics", parameters=params,
                    figures=figures, ratios=ratios)
 PY
