@@ -126,7 +126,8 @@ bench-cadence-corpus:
 	.bench/venv/bin/python scripts/cadence_corpus.py eval --result
 
 # Physics2D next to Box2D 2.4.1, Box2D 3.1.1 and pymunk on ../shared/physics-bench's scenes
-# (REPEAT=3; PHYSICS_BENCH=DIR for another copy of the harness).
+# and issue 25's pyramid100/pile5000 (scripts/physics_scenes.py), plus Box2D 3.1.1's wall
+# time on 2 workers (REPEAT=3; PHYSICS_BENCH=DIR for another copy of the harness).
 bench-physics:
 	bash scripts/bench-physics.sh
 

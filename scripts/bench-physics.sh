@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
 # Issue 8's speed figure: Physics2D next to Box2D 2.4.1, Box2D 3.1.1 and Chipmunk (pymunk)
-# on the four scenes of ../shared/physics-bench, in one interleaved run_all.py run, then the
+# on the four scenes of ../shared/physics-bench, and issue 25's two large scenes (pyramid100,
+# pile5000; written by scripts/physics_scenes.py), in one interleaved run_all.py run; then the
 # ratios of thread CPU ms/step (ours / theirs), also written as
 # Benchmarks/results/physics-<UTC time>.json (scripts/bench_result.py).
 #
+# Issue 25's wall-time figure: the same run also runs Box2D 3.1.1 on 2 worker threads
+# (engine key box2d3_2w: Benchmarks/physics/box2d3_workers.cpp, our own runner with a small
+# thread pool, built here against the harness's Box2D 3.1.1) and prints wall ms/step with
+# 2 workers next to Physics2D's wall ms/step (Physics2D has no workers yet: 1 thread).
+#
 #   make bench-physics                      # REPEAT=3 (median of 3 interleaved repeats)
 #   PHYSICS_BENCH=/path/to/physics-bench make bench-physics
+#   LARGE_SCENES=0 make bench-physics       # the four harness scenes only
+#   WORKERS=0 make bench-physics            # without the 2-worker Box2D 3.1.1 runs
+#   STEPS=30 BENCH_NO_RESULT=1 ...          # trying the script: every scene cut to 30 steps
 #
 # The harness is run, not copied into the project: it is copied to a temporary folder
 # (its build/ and results/ stay out of ../shared) and set up there with its own setup.sh
 # (Debian's libbox2d-dev, nlohmann-json, g++, pymunk from PyPI; Box2D 3.1.1 from the pyb2d3
-# wheel). A build folder from an earlier run is reused when BENCH_WORK is set.
+# wheel). A build folder from an earlier run is reused when BENCH_WORK is set. The two large
+# scenes are generated into $BENCH_WORK/scenes-large, and box2d3_workers is built into
+# $BENCH_WORK/build (it includes the copy's bench_common.hpp and links its build/box2d3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export BENCH_COMMAND=${BENCH_COMMAND:-"REPEAT=${REPEAT:-3} bash scripts/bench-physics.sh $*"}
@@ -30,24 +41,47 @@ if [ -z "$bin" ]; then
     swift build -c release --product quintet --static-swift-stdlib >/dev/null
     bin=$PWD/.build/release/quintet
 fi
+scenes=(pyramid20 pyramid40 many_circles car_crossing)
+if [ "${LARGE_SCENES:-1}" != 0 ]; then
+    python3 scripts/physics_scenes.py "$work/scenes-large" >/dev/null
+    scenes+=("$work/scenes-large/pyramid100.json" "$work/scenes-large/pile5000.json")
+fi
+engines=(--engine swift="$bin physics run {scene} --json")
+if [ "${WORKERS:-1}" != 0 ]; then
+    v3=$work/build/box2d3
+    [ -f "$v3/lib64/libbox2d.a" ] || (cd "$work" && ./build_v3.sh)
+    w=$work/build/box2d3_workers
+    if [ ! -x "$w" ] || [ Benchmarks/physics/box2d3_workers.cpp -nt "$w" ]; then
+        g++ -O2 -std=c++17 -Wall -Wextra -I"$v3/include" -I"$work" -o "$w" \
+            Benchmarks/physics/box2d3_workers.cpp "$v3/lib64/libbox2d.a" -lpthread -lm
+    fi
+    engines+=(--engine box2d3_2w="$w {scene} --workers 2 --json")
+fi
 out=$work/results
-python3 "$work/run_all.py" --repeat "$repeat" --out "$out" \
-    --engine swift="$bin physics run {scene} --json"
+python3 "$work/run_all.py" --repeat "$repeat" --out "$out" ${STEPS:+--steps "$STEPS"} --scenes "${scenes[@]}" "${engines[@]}"
 cat "$out/summary.md"
 python3 - "$out/results.jsonl" "$repeat" <<'PY'
 import collections, json, statistics, sys
 sys.path.insert(0, "scripts")
 import bench_result
 from bench_result import figure
+ORDER = ["pyramid20", "pyramid40", "many_circles", "car_crossing", "pyramid100", "pile5000"]
+WORKERS = "box2d3_2w"   # Box2D 3.1.1 on 2 worker threads (Benchmarks/physics/box2d3_workers.cpp)
 cpu = collections.defaultdict(list)
+wall = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     r = json.loads(line)
     res = r.get("result") or {}
+    key = (res.get("scene"), r["engine_key"])
     v = res.get("cpu_ms_per_step_mean")
+    if v is not None and r["engine_key"] != WORKERS:   # its CPU figure is every thread's
+        cpu[key].append(v)
+    v = (res.get("ms_per_step") or {}).get("mean")
     if v is not None:
-        cpu[(res.get("scene"), r["engine_key"])].append(v)
+        wall[key].append(v)
 med = {k: statistics.median(v) for k, v in cpu.items()}
-scenes = sorted({s for s, _ in med}, key=["pyramid20", "pyramid40", "many_circles", "car_crossing"].index)
+wmed = {k: statistics.median(v) for k, v in wall.items()}
+scenes = sorted({s for s, _ in wmed}, key=lambda s: ORDER.index(s) if s in ORDER else len(ORDER))
 print("\n| scene | Swift CPU ms/step | Box2D 2.4.1 | ratio | Box2D 3.1.1 | ratio | pymunk | ratio |")
 print("|---|---|---|---|---|---|---|---|")
 for s in scenes:
@@ -69,6 +103,32 @@ for s in scenes:
         o = med.get((s, e))
         if sw is not None and o:
             ratios[f"{s}_swift_over_{e}"] = sw / o
-bench_result.write("physics", parameters={"repeat": int(sys.argv[2]), "scenes": scenes},
+
+# Issue 25: wall ms/step with 2 workers. Physics2D has no worker threads yet, so its column is
+# its 1-thread wall time; Box2D 3.1.1's 1-worker wall time (box2d3_bench) is shown beside.
+if any(e == WORKERS for _, e in wmed):
+    print("\n**Wall ms/step with 2 workers** (mean over the measured steps, median of repeats). "
+          "Physics2D has no workers yet: its column is its 1-thread wall time.\n")
+    print("| scene | Physics2D wall ms/step (1 thread) | Box2D 3.1.1, 2 workers | ratio | Box2D 3.1.1, 1 worker |")
+    print("|---|---|---|---|---|")
+    for s in scenes:
+        sw, w2, w1 = wmed.get((s, "swift")), wmed.get((s, WORKERS)), wmed.get((s, "box2d3"))
+        f = lambda v: f"{v:.3f}" if v is not None else "–"
+        print(f"| {s} | {f(sw)} | {f(w2)} | {f(sw / w2) if sw is not None and w2 else '–'} | {f(w1)} |")
+        for e, v in ((e, wmed.get((s, e))) for e in ("swift", WORKERS, "box2d3")):
+            if v is not None:
+                label = {"swift": "quintet Physics2D (1 thread)", WORKERS: "Box2D 3.1.1, 2 workers",
+                         "box2d3": "Box2D 3.1.1, 1 worker"}[e]
+                figures[f"{s}_{e}_wall_ms_per_step"] = figure(v, "ms/step (wall, median of repeats)", label,
+                                                              repeats=wall[(s, e)])
+        if sw is not None and w2:
+            ratios[f"{s}_swift_wall_over_box2d3_2workers"] = sw / w2
+import os
+params = {"repeat": int(sys.argv[2]), "scenes": scenes}
+if any(e == WORKERS for _, e in wmed):
+    params["box2d3_workers"] = 2
+if os.environ.get("STEPS"):
+    params["steps_override"] = int(os.environ["STEPS"])
+bench_result.write("physics", parameters=params,
                    figures=figures, ratios=ratios)
 PY
