@@ -14,6 +14,7 @@
 #   PHYSICS_BENCH=/path/to/physics-bench make bench-physics
 #   LARGE_SCENES=0 make bench-physics       # the four harness scenes only
 #   WORKERS=0 make bench-physics            # without the 2-worker Box2D 3.1.1 runs
+#   SOFT=0 make bench-physics               # without the soft-step solver (quintet physics run --solver soft-step)
 #   STEPS=30 BENCH_NO_RESULT=1 ...          # trying the script: every scene cut to 30 steps
 #
 # The harness is run, not copied into the project: it is copied to a temporary folder
@@ -47,6 +48,10 @@ if [ "${LARGE_SCENES:-1}" != 0 ]; then
     scenes+=("$work/scenes-large/pyramid100.json" "$work/scenes-large/pile5000.json")
 fi
 engines=(--engine swift="$bin physics run {scene} --json")
+# Issue 25's soft-step solver, beside the legacy one until it becomes the default (SOFT=0: off).
+if [ "${SOFT:-1}" != 0 ]; then
+    engines+=(--engine swift_soft="$bin physics run {scene} --json --solver soft-step")
+fi
 if [ "${WORKERS:-1}" != 0 ]; then
     v3=$work/build/box2d3
     [ -f "$v3/lib64/libbox2d.a" ] || (cd "$work" && ./build_v3.sh)
@@ -92,7 +97,21 @@ for s in scenes:
         row += [f"{o:.3f}", f"{sw / o:.2f}"] if o else ["–", "–"]
     print("| " + " | ".join(row) + " |")
 
-tools = {"swift": "quintet Physics2D", "box2d": "Box2D 2.4.1", "box2d3": "Box2D 3.1.1", "pymunk": "pymunk (Chipmunk)"}
+if any(e == "swift_soft" for _, e in med):
+    print("\n**Soft step** (`--solver soft-step`, 4 sub-steps; issue 25): thread CPU ms/step and ratios.\n")
+    print("| scene | soft step | ÷ legacy | ÷ Box2D 2.4.1 | ÷ Box2D 3.1.1 |")
+    print("|---|---|---|---|---|")
+    for s in scenes:
+        so = med.get((s, "swift_soft"))
+        if so is None:
+            continue
+        row = [s, f"{so:.3f}"]
+        for e in ("swift", "box2d", "box2d3"):
+            o = med.get((s, e))
+            row.append(f"{so / o:.2f}" if o else "–")
+        print("| " + " | ".join(row) + " |")
+
+tools = {"swift": "quintet Physics2D", "swift_soft": "quintet Physics2D, soft step", "box2d": "Box2D 2.4.1", "box2d3": "Box2D 3.1.1", "pymunk": "pymunk (Chipmunk)"}
 figures, ratios = {}, {}
 for (s, e), v in sorted(med.items()):
     figures[f"{s}_{e}_cpu_ms_per_step"] = figure(v, "ms/step (thread CPU, median of repeats)", tools.get(e, e),
@@ -103,6 +122,11 @@ for s in scenes:
         o = med.get((s, e))
         if sw is not None and o:
             ratios[f"{s}_swift_over_{e}"] = sw / o
+    so = med.get((s, "swift_soft"))
+    for e in ("swift", "box2d", "box2d3"):
+        o = med.get((s, e))
+        if so is not None and o:
+            ratios[f"{s}_swift_soft_over_{e}"] = so / o
 
 # Issue 25: wall ms/step with 2 workers. Physics2D has no worker threads yet, so its column is
 # its 1-thread wall time; Box2D 3.1.1's 1-worker wall time (box2d3_bench) is shown beside.
