@@ -192,6 +192,11 @@ struct CrowdServeTests {
             if let schema { CrowdTestPostgres.drop(schema: schema) }
         }
         let post = ["-X", "POST", "-H", "Content-Type: application/json", "\(base)/api/crowd/reports", "--data"]
+        // The limiter counts in windows aligned on the clock's minutes: the three reports below
+        // must fall in one, so late in a minute wait for the next (a CI run failed when they
+        // straddled 21:00:00).
+        let intoMinute = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+        if intoMinute > 40 { try await Task.sleep(nanoseconds: UInt64((61 - intoMinute) * 1e9)) }
         let (first, body) = try await Self.curl(post + ["{\"device\":\"one\",\"lat\":45.4642,\"lon\":9.19,\"age\":33}"])
         #expect(first == 200, "\(body)")
         #expect(body.contains("\"people\":1"))
