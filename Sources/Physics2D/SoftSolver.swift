@@ -131,18 +131,10 @@ struct SoftContactSolver {
                 p.relativeVelocity = dot(n, bB.v + cross(bB.w, p.rB) - bA.v - cross(bA.w, p.rA))
                 if i == 0 { cc.p0 = p } else { cc.p1 = p }
             }
-            if cc.pointCount == 2 {
-                let rn1A = cross(cc.p0.rA, n), rn1B = cross(cc.p0.rB, n)
-                let rn2A = cross(cc.p1.rA, n), rn2B = cross(cc.p1.rB, n)
-                let k11 = cc.mA + cc.mB + cc.iA * rn1A * rn1A + cc.iB * rn1B * rn1B
-                let k22 = cc.mA + cc.mB + cc.iA * rn2A * rn2A + cc.iB * rn2B * rn2B
-                let k12 = cc.mA + cc.mB + cc.iA * rn1A * rn2A + cc.iB * rn1B * rn2B
-                let det = k11 * k22 - k12 * k12
-                if k11 * k11 < 1000 * det {
-                    let inv = 1 / det
-                    cc.block = true
-                    cc.m11 = inv * k22; cc.m12 = -inv * k12; cc.m22 = inv * k11
-                }
+            if cc.pointCount == 2,
+               let block = BlockMass(n, cc.p0.rA, cc.p0.rB, cc.p1.rA, cc.p1.rB, mA: cc.mA, iA: cc.iA, mB: cc.mB, iB: cc.iB) {
+                cc.block = true
+                cc.m11 = block.m11; cc.m12 = block.m12; cc.m22 = block.m22
             }
             constraints.append(cc)
         }

@@ -47,6 +47,25 @@ struct ContactConstraint {
     var contact: Int
 }
 
+/// The normal mass matrix K of a two-point contact and its inverse, for solving both points
+/// at once (both solvers); nil when the points are nearly redundant (K ill-conditioned).
+struct BlockMass {
+    var k11: Double, k12: Double, k22: Double
+    var m11: Double, m12: Double, m22: Double
+
+    init?(_ n: Vec2, _ rA0: Vec2, _ rB0: Vec2, _ rA1: Vec2, _ rB1: Vec2, mA: Double, iA: Double, mB: Double, iB: Double) {
+        let rn1A = cross(rA0, n), rn1B = cross(rB0, n)
+        let rn2A = cross(rA1, n), rn2B = cross(rB1, n)
+        k11 = mA + mB + iA * rn1A * rn1A + iB * rn1B * rn1B
+        k22 = mA + mB + iA * rn2A * rn2A + iB * rn2B * rn2B
+        k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
+        let det = k11 * k22 - k12 * k12
+        guard k11 * k11 < 1000 * det else { return nil }
+        let inv = 1 / det
+        m11 = inv * k22; m12 = -inv * k12; m22 = inv * k11
+    }
+}
+
 struct ContactSolver {
     var constraints: [ContactConstraint] = []
 
@@ -96,16 +115,9 @@ struct ContactSolver {
                 if i == 0 { cc.p0 = p } else { cc.p1 = p }
             }
             if cc.pointCount == 2 {
-                let rn1A = cross(cc.p0.rA, n), rn1B = cross(cc.p0.rB, n)
-                let rn2A = cross(cc.p1.rA, n), rn2B = cross(cc.p1.rB, n)
-                let k11 = cc.mA + cc.mB + cc.iA * rn1A * rn1A + cc.iB * rn1B * rn1B
-                let k22 = cc.mA + cc.mB + cc.iA * rn2A * rn2A + cc.iB * rn2B * rn2B
-                let k12 = cc.mA + cc.mB + cc.iA * rn1A * rn2A + cc.iB * rn1B * rn2B
-                let det = k11 * k22 - k12 * k12
-                if k11 * k11 < 1000 * det {
-                    cc.k11 = k11; cc.k12 = k12; cc.k22 = k22
-                    let inv = 1 / det
-                    cc.m11 = inv * k22; cc.m12 = -inv * k12; cc.m22 = inv * k11
+                if let block = BlockMass(n, cc.p0.rA, cc.p0.rB, cc.p1.rA, cc.p1.rB, mA: cc.mA, iA: cc.iA, mB: cc.mB, iB: cc.iB) {
+                    cc.k11 = block.k11; cc.k12 = block.k12; cc.k22 = block.k22
+                    cc.m11 = block.m11; cc.m12 = block.m12; cc.m22 = block.m22
                 } else {
                     // Nearly redundant points: solve only the first.
                     cc.pointCount = 1

@@ -344,10 +344,22 @@ public final class World {
         let g = gravity
         solverBodies.removeAll(keepingCapacity: true)
         isStatic.removeAll(keepingCapacity: true)
+        let soft = solverKind == .softStep
+        let h = dt / Double(softSubSteps)
+        softAccel.removeAll(keepingCapacity: true)
         for k in 0..<bodies.count {
             unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
             var v = b.v, w = b.w
-            if b.type == .dynamic && b.awake && solverKind == .legacy {  // the soft step integrates per sub-step
+            if soft {
+                // The soft step integrates per sub-step: what each body gains per second, and its
+                // damping per sub-step (nothing for bodies that are not integrated).
+                softAccel.append(b.type == .dynamic && b.awake
+                    ? SoftAcceleration(linear: b.gravityScaleValue * g + b.invMassValue * b.force,
+                                       angular: b.invI * b.torque,
+                                       linearDamping: 1 / (1 + h * b.linearDampingValue),
+                                       angularDamping: 1 / (1 + h * b.angularDampingValue))
+                    : SoftAcceleration())
+            } else if b.type == .dynamic && b.awake {
                 v += dt * (b.gravityScaleValue * g + b.invMassValue * b.force)
                 w += dt * b.invI * b.torque
                 v = (1 / (1 + dt * b.linearDampingValue)) * v
@@ -357,7 +369,7 @@ public final class World {
                                            invMass: b.invMassValue, invI: b.invI, localCenter: b.localCenter))
             isStatic.append(!b.awake)  // static or sleeping: not integrated
         }
-        if solverKind == .softStep {
+        if soft {
             solveSoft(dt, sleeping: sleeping)
             finishSolve(dt, sleeping: sleeping)
             return
@@ -420,20 +432,6 @@ public final class World {
         let n = softSubSteps
         let h = dt / Double(n), invH = 1 / h
         let hertz = min(PhysicsSettings.contactHertz, 0.25 * invH)
-        let g = gravity
-        // Per-body accelerations and damping for the sub-steps (zero for bodies not integrated).
-        softAccel.removeAll(keepingCapacity: true)
-        for k in 0..<bodies.count {
-            unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
-            if b.type == .dynamic && b.awake {
-                softAccel.append(SoftAcceleration(linear: b.gravityScaleValue * g + b.invMassValue * b.force,
-                                                  angular: b.invI * b.torque,
-                                                  linearDamping: 1 / (1 + h * b.linearDampingValue),
-                                                  angularDamping: 1 / (1 + h * b.angularDampingValue)))
-            } else {
-                softAccel.append(SoftAcceleration())
-            }
-        }
         let warm = warmStarting
         let reportImpulses = onPostSolve != nil
         let contacts = self.contacts
