@@ -97,6 +97,30 @@ final class DynamicTree {
         }
     }
 
+    /// `query` for a `visit` that does not change the tree (the broad phase's pair search, the
+    /// continuous pass): the nodes are read through one buffer and the stack is a local, so
+    /// the walk makes no exclusivity check per node.
+    func queryUnchanging(_ box: AABB, _ visit: (Int32) -> Void) {
+        if root == -1 { return }
+        var stack: [Int32] = []
+        swap(&stack, &self.stack)
+        defer { swap(&stack, &self.stack) }
+        stack.removeAll(keepingCapacity: true)
+        stack.append(root)
+        nodes.withUnsafeBufferPointer { nodes in
+            while let id = stack.popLast() {
+                let node = nodes[Int(id)]
+                guard node.aabb.overlaps(box) else { continue }
+                if node.isLeaf {
+                    visit(id)
+                } else {
+                    stack.append(node.child1)
+                    stack.append(node.child2)
+                }
+            }
+        }
+    }
+
     /// Calls `visit(leaf, maxFraction)` for leaves whose box the segment p1→p1+maxFraction·(p2−p1) crosses.
     /// `visit` returns the new max fraction (0 stops, the same value continues).
     func rayCast(from p1: Vec2, to p2: Vec2, maxFraction: Double, _ visit: (Int32, Double) -> Double) {

@@ -80,6 +80,17 @@ struct SoftContactConstraint {
 
 struct SoftContactSolver {
     var constraints: [SoftContactConstraint] = []
+    /// The coloured constraints, four to a bundle, colour after colour (SoftSolverWide.swift);
+    /// colour c's bundles are `colourBundles[c]..<colourBundles[c + 1]`.
+    var widePairs: [WidePair] = []
+    var widePoints0: [WidePoint] = []
+    var widePoints1: [WidePoint] = []
+    var colourBundles: [Int] = []
+    /// Each constraint's colour (-1: overflow), and the overflow constraints, solved one at a time.
+    var colourOf: [Int32] = []
+    var overflow: [Int] = []
+    /// Per colour, a bit per body: the bodies the colour already moves.
+    var colourBits: [UInt64] = []
 
     /// Builds constraints from the touching, non-sensor contacts with an awake body.
     ///
@@ -140,10 +151,12 @@ struct SoftContactSolver {
         }
     }
 
-    /// Applies the accumulated impulses (at the start of every sub-step).
+    /// Applies the accumulated impulses (at the start of every sub-step): the coloured
+    /// constraints, then the overflow.
     func warmStart(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+        warmStartWide(bodies)
         constraints.withUnsafeBufferPointer { cs in
-            for k in 0..<cs.count {
+            for k in overflow {
                 let cc = cs[k]
                 let n = cc.normal, t = n.rightPerp
                 var vA = bodies[cc.a].v, wA = bodies[cc.a].w, vB = bodies[cc.b].v, wB = bodies[cc.b].w
@@ -164,10 +177,13 @@ struct SoftContactSolver {
     /// One pass over the contacts. With `useBias` an overlap is pushed out softly; without,
     /// only the velocity is made non-approaching (relax). A gap still open is allowed to close
     /// within the sub-step (speculative contact) in both.
+    /// The coloured constraints first (four at a time), then the overflow one at a time.
     mutating func solve(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
+        solveWide(bodies, invH: invH, useBias: useBias)
         let maxPush = PhysicsSettings.contactPushMaxVelocity
+        let overflow = self.overflow
         constraints.withUnsafeMutableBufferPointer { cs in
-            for k in 0..<cs.count {
+            for k in overflow {
                 Self.solve(&cs[k], bodies, invH: invH, softness: cs[k].softness, useBias: useBias, maxPush: maxPush)
             }
         }
@@ -285,8 +301,10 @@ struct SoftContactSolver {
 
     /// At the end of a sub-step: adds what it applied to the step's totals.
     mutating func accumulateTotals() {
+        accumulateTotalsWide()
+        let overflow = self.overflow
         constraints.withUnsafeMutableBufferPointer { cs in
-            for k in 0..<cs.count {
+            for k in overflow {
                 cs[k].p0.totalNormalImpulse += cs[k].p0.normalImpulse
                 cs[k].p0.totalTangentImpulse += cs[k].p0.tangentImpulse
                 cs[k].p1.totalNormalImpulse += cs[k].p1.normalImpulse

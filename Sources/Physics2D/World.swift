@@ -25,6 +25,9 @@ public final class World {
     /// Sub-steps of the soft-step solver per step (Box2D v3's default is 4; at least 1). The
     /// iteration counts above belong to the legacy solver and are not used by the soft step.
     public var softSubSteps = 4 { didSet { if softSubSteps < 1 { softSubSteps = 1 } } }
+    /// The soft step solves its coloured contacts four at a time in SIMD lanes; false solves
+    /// them one at a time in the same order (the same results to the last bit: for tests).
+    var softLanes = true
     /// Sleeping islands: bodies that have rested for `PhysicsSettings.timeToSleep` stop being
     /// simulated until something wakes them. Setting false wakes every body.
     public var allowSleep: Bool {
@@ -82,7 +85,9 @@ public final class World {
     var pendingPostSolve: [PostSolveEvent] = []
     private var solverBodies: [SolverBody] = []
     private var solver = ContactSolver()
-    private var softSolver = SoftContactSolver()
+    /// The soft step's contact solver; between steps it holds the last step's constraints
+    /// and colours (read by tests).
+    private(set) var softSolver = SoftContactSolver()
     private var softAccel: [SoftAcceleration] = []
     private var isStatic: [Bool] = []
     /// Island roots of the current step (body indices), for the sleep check after solving.
@@ -261,19 +266,28 @@ public final class World {
     /// Broad phase: pairs for every proxy that moved since the last call.
     private func findNewContacts() {
         guard !moveBuffer.isEmpty else { return }
-        pairBuffer.removeAll(keepingCapacity: true)
+        // Local arrays in the loops (swapped out of the world): no exclusivity check per pair.
+        var pairs: [(Int32, Int32)] = []
+        swap(&pairs, &pairBuffer)
+        defer { swap(&pairs, &pairBuffer) }
+        pairs.removeAll(keepingCapacity: true)
+        var moved: [Bool] = []
+        swap(&moved, &proxyMoved)
+        let tree = self.tree
         for q in moveBuffer {
             let fat = tree.fatAABB(q)
-            tree.query(fat) { p in
-                if p == q { return true }
-                if self.proxyMoved[Int(p)] && p < q { return true }  // the other proxy's query reports it
-                self.pairBuffer.append((q, p))
-                return true
+            moved.withUnsafeBufferPointer { moved in
+                tree.queryUnchanging(fat) { p in
+                    if p == q { return }
+                    if moved[Int(p)] && p < q { return }  // the other proxy's query reports it
+                    pairs.append((q, p))
+                }
             }
         }
-        for q in moveBuffer { proxyMoved[Int(q)] = false }
+        for q in moveBuffer { moved[Int(q)] = false }
+        swap(&moved, &proxyMoved)
         moveBuffer.removeAll(keepingCapacity: true)
-        for (pa, pb) in pairBuffer {
+        for (pa, pb) in pairs {
             guard let sa = proxyShapes[Int(pa)], let sb = proxyShapes[Int(pb)],
                   let ba = sa.body, let bb = sb.body, ba !== bb else { continue }
             guard ba.type == .dynamic || bb.type == .dynamic else { continue }
@@ -444,6 +458,7 @@ public final class World {
         defer { swap(&solver, &self.softSolver) }
         solverBodies.withUnsafeMutableBufferPointer { sb in
             solver.prepare(contacts, sb, warmStart: warm, hertz: hertz, zeta: PhysicsSettings.contactDampingRatio, h: h)
+            solver.colour(bodyCount: sb.count, lanes: softLanes)
             // The legacy clamps, as speeds: at most `maxTranslation` and `maxRotation` per step.
             let maxV = PhysicsSettings.maxTranslation / dt, maxW = PhysicsSettings.maxRotation / dt
             for step in 0..<n {
@@ -478,6 +493,7 @@ public final class World {
                 solver.solve(sb, invH: invH, useBias: false)
                 if reportImpulses { solver.accumulateTotals() }
             }
+            solver.unloadWide()
             solver.applyRestitution(sb)
             solver.storeImpulses(contacts)
             if reportImpulses { queuePostSolve(solver, contacts) }

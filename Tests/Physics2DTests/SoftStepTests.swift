@@ -92,4 +92,109 @@ import Testing
         world.softSubSteps = 0
         #expect(world.softSubSteps == 1)
     }
+
+    /// A scene with every kind of contact the lanes handle: boxes on boxes (two points, the
+    /// block solve), circles (one point), triangles, friction, restitution, a
+    /// kinematic platform, joints, and contacts against the ground.
+    private func mixedWorld(lanes: Bool) -> (World, [Body]) {
+        let (world, _) = worldWithGround(restitution: 0.2)
+        world.solverKind = .softStep
+        world.softLanes = lanes
+        var bodies = addPyramid(world, rows: 8)
+        for i in 0..<30 {
+            let x = -6 + Double(i % 10) * 1.2, y = 10 + Double(i / 10) * 1.5
+            let b = world.createBody(BodyDef(type: .dynamic, position: Vec2(x, y), angle: Double(i) * 0.3))
+            let shape: Geometry = switch i % 3 {
+            case 0: .circle(center: .zero, radius: 0.4)
+            case 1: .box(halfWidth: 0.5, halfHeight: 0.2)
+            default: try! .polygon(vertices: [Vec2(-0.4, -0.3), Vec2(0.4, -0.3), Vec2(0, 0.5)])
+            }
+            world.createShape(on: b, ShapeDef(shape, density: 1 + Double(i % 4), friction: 0.4, restitution: i % 2 == 0 ? 0.3 : 0))
+            bodies.append(b)
+        }
+        let platform = world.createBody(BodyDef(type: .kinematic, position: Vec2(8, 2), linearVelocity: Vec2(-0.5, 0)))
+        world.createShape(on: platform, ShapeDef(.box(halfWidth: 1.5, halfHeight: 0.2)))
+        let hinged = world.createBody(BodyDef(type: .dynamic, position: Vec2(8, 4)))
+        world.createShape(on: hinged, ShapeDef(.box(halfWidth: 0.8, halfHeight: 0.2), density: 2))
+        world.createRevoluteJoint(RevoluteJointDef(bodyA: platform, bodyB: hinged, anchor: Vec2(8, 3)))
+        bodies.append(hinged)
+        return (world, bodies)
+    }
+
+    /// The coloured constraints solved four at a time in SIMD lanes give the same bits as the
+    /// same constraints solved one at a time in the same order: each lane is the scalar code.
+    @Test func lanesAgreeWithTheScalarSolverToTheLastBit() {
+        func run(lanes: Bool) -> [UInt64] {
+            let (world, bodies) = mixedWorld(lanes: lanes)
+            for _ in 0..<240 { world.step(dt) }
+            return bodies.flatMap { [$0.position.x, $0.position.y, $0.angle, $0.linearVelocity.x, $0.angularVelocity] }
+                .map(\.bitPattern)
+        }
+        let wide = run(lanes: true), scalar = run(lanes: false)
+        #expect(wide.count == scalar.count)
+        #expect(wide == scalar)
+    }
+
+    /// Colouring: no body that the solver moves is twice in one colour, contacts with a body
+    /// that does not move stay out of colour 0, and only constraints that found no free colour
+    /// are in the overflow list; the bundles hold every coloured constraint once.
+    @Test func coloursNeverShareAMovingBody() {
+        let (world, _) = mixedWorld(lanes: true)
+        var checkedColours = 0
+        for step in 0..<90 {
+            world.step(dt)
+            guard step % 10 == 9 else { continue }
+            let solver = world.softSolver
+            #expect(solver.colourOf.count == solver.constraints.count)
+            var seen = Set<[Int]>()
+            for (k, cc) in solver.constraints.enumerated() {
+                let colour = Int(solver.colourOf[k])
+                let movesA = cc.mA != 0 || cc.iA != 0, movesB = cc.mB != 0 || cc.iB != 0
+                if colour < 0 { #expect(solver.overflow.contains(k)); continue }
+                #expect(!solver.overflow.contains(k))
+                if !(movesA && movesB) { #expect(colour > 0) }
+                if movesA { #expect(seen.insert([colour, cc.a]).inserted, "body \(cc.a) twice in colour \(colour)") }
+                if movesB { #expect(seen.insert([colour, cc.b]).inserted, "body \(cc.b) twice in colour \(colour)") }
+                checkedColours = max(checkedColours, colour + 1)
+            }
+            var sources: [Int] = []
+            for pair in solver.widePairs { for lane in 0..<4 where pair.source[lane] >= 0 { sources.append(Int(pair.source[lane])) } }
+            #expect(sources.sorted() == (0..<solver.constraints.count).filter { solver.colourOf[$0] >= 0 })
+            // Each colour's bundles hold that colour's constraints only.
+            for c in 0..<SoftContactSolver.colourCount {
+                for j in solver.colourBundles[c]..<solver.colourBundles[c + 1] {
+                    for lane in 0..<4 where solver.widePairs[j].source[lane] >= 0 {
+                        #expect(solver.colourOf[Int(solver.widePairs[j].source[lane])] == Int32(c))
+                    }
+                }
+            }
+        }
+        // A pyramid needs several colours (each box touches up to six others).
+        #expect(checkedColours >= 4)
+    }
+
+    /// More constraints on one body than there are colours: the rest go to the overflow list,
+    /// solved one at a time, and the pile still settles.
+    @Test func aCrowdedBodyOverflowsTheColours() {
+        let (world, _) = worldWithGround()
+        world.solverKind = .softStep
+        world.allowSleep = false
+        // A wide plank resting on the ground with 24 small boxes on it: the plank is in every
+        // contact with the boxes, so at most `colourCount` of them can be coloured.
+        let plank = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.25)))
+        world.createShape(on: plank, ShapeDef(.box(halfWidth: 12.5, halfHeight: 0.25), density: 1, friction: 0.6))
+        var boxes: [Body] = []
+        for i in 0..<24 {
+            let b = world.createBody(BodyDef(type: .dynamic, position: Vec2(-11.5 + Double(i), 0.95)))
+            world.createShape(on: b, ShapeDef(.box(halfWidth: 0.4, halfHeight: 0.4), density: 1, friction: 0.6))
+            boxes.append(b)
+        }
+        for _ in 0..<180 { world.step(dt) }
+        #expect(!world.softSolver.overflow.isEmpty)
+        #expect(world.softSolver.overflow.count <= 24 + 1 - (SoftContactSolver.colourCount - 1))
+        for b in boxes {
+            #expect(b.linearVelocity.length < 0.01)
+            #expect(abs(b.position.y - 0.9) < 0.05, "box at y \(b.position.y)")
+        }
+    }
 }
