@@ -123,16 +123,10 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-        // Release builds of the physics engine skip the run-time exclusivity checks: its hot
-        // loops modify class properties (bodies, contacts) thousands of times a step and the
-        // checks cost 5–30 % of a step (docs/physics.md, "Speed"). Debug builds, and so the
-        // tests, keep them, so an overlapping access is still caught there.
-        .target(
-            name: "Physics2D",
-            swiftSettings: swiftSettings + [
-                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-            ]
-        ),
+        // Physics2D has no unsafe flags (issue 25): a package that depends on it must be able
+        // to use it, so its hot loops avoid run-time exclusivity checks in code (locals and
+        // buffer pointers instead of class properties; docs/physics.md, "Speed").
+        .target(name: "Physics2D", swiftSettings: swiftSettings),
         .target(name: "Stage", dependencies: ["Physics2D"], swiftSettings: swiftSettings),
         .target(name: "Playground", dependencies: ["Stage", "Physics2D"], swiftSettings: swiftSettings),
 

@@ -109,12 +109,30 @@ def test_the_soft_step_solver_is_selectable_and_bad_choices_are_refused(tmp_path
     soft = run(path, "--json", "--solver", "soft-step", "--substeps", "4")
     assert soft.returncode == 0, soft.stderr
     report = json.loads(soft.stdout.strip().splitlines()[-1])
-    assert report["solver"].startswith("Box2D v3 structure (soft step): 4 sub-steps")
+    assert report["solver"].startswith("Box2D v3 structure (soft step): 1 thread, 4 sub-steps")
     assert legacy["solver"].startswith("Box2D 2.x structure")
     stability = report["stability"]
     assert stability["finite"] and not stability["fell"] and stability["max_horizontal_displacement_m"] < 0.1
     # A different solver gives different trajectories (it really ran).
     assert stability != legacy["stability"]
-    for args, needle in ((["--solver", "box2d"], "solver"), (["--solver", "soft-step", "--substeps", "0"], "substeps")):
+    for args, needle in ((["--solver", "box2d"], "solver"), (["--solver", "soft-step", "--substeps", "0"], "substeps"),
+                         (["--solver", "soft-step", "--workers", "0"], "workers"),
+                         (["--solver", "soft-step", "--workers", "65"], "workers"),
+                         (["--workers", "2"], "--workers needs --solver soft-step")):
         bad = run(path, *args)
         assert bad.returncode != 0 and needle in bad.stderr
+
+
+def test_workers_give_the_same_figures_as_one_thread(tmp_path):
+    # A pyramid big enough that its colours are split between the threads (8+ bundles).
+    path = tmp_path / "pyramid24.json"
+    path.write_text(json.dumps(scene("pyramid24", pyramid(24), {"kind": "stack", "settle_steps": 60, "fall_threshold": 0.5})))
+    reports = []
+    for workers in ("1", "2", "3"):
+        result = run(path, "--json", "--solver", "soft-step", "--workers", workers, "--steps", "120")
+        assert result.returncode == 0, result.stderr
+        reports.append(json.loads(result.stdout.strip().splitlines()[-1]))
+    assert reports[1]["solver"].startswith("Box2D v3 structure (soft step): 2 threads")
+    # Same bits, so the same stability figures, whatever the thread count.
+    assert reports[0]["stability"] == reports[1]["stability"] == reports[2]["stability"]
+    assert not reports[0]["stability"]["fell"]

@@ -7,13 +7,13 @@
 #
 # Issue 25's wall-time figure: the same run also runs Box2D 3.1.1 on 2 worker threads
 # (engine key box2d3_2w: Benchmarks/physics/box2d3_workers.cpp, our own runner with a small
-# thread pool, built here against the harness's Box2D 3.1.1) and prints wall ms/step with
-# 2 workers next to Physics2D's wall ms/step (Physics2D has no workers yet: 1 thread).
+# thread pool, built here against the harness's Box2D 3.1.1) and Physics2D's soft step with 2
+# threads (engine key swift_soft_2w: --workers 2), and prints their wall ms/step side by side.
 #
 #   make bench-physics                      # REPEAT=3 (median of 3 interleaved repeats)
 #   PHYSICS_BENCH=/path/to/physics-bench make bench-physics
 #   LARGE_SCENES=0 make bench-physics       # the four harness scenes only
-#   WORKERS=0 make bench-physics            # without the 2-worker Box2D 3.1.1 runs
+#   WORKERS=0 make bench-physics            # without the 2-worker runs (Box2D 3.1.1 and Physics2D)
 #   SOFT=0 make bench-physics               # without the soft-step solver (quintet physics run --solver soft-step)
 #   STEPS=30 BENCH_NO_RESULT=1 ...          # trying the script: every scene cut to 30 steps
 #
@@ -51,6 +51,10 @@ engines=(--engine swift="$bin physics run {scene} --json")
 # Issue 25's soft-step solver, beside the legacy one until it becomes the default (SOFT=0: off).
 if [ "${SOFT:-1}" != 0 ]; then
     engines+=(--engine swift_soft="$bin physics run {scene} --json --solver soft-step")
+    # ... and on 2 threads (the world's worker pool), for the wall-time figure beside Box2D v3's.
+    if [ "${WORKERS:-1}" != 0 ]; then
+        engines+=(--engine swift_soft_2w="$bin physics run {scene} --json --solver soft-step --workers 2")
+    fi
 fi
 if [ "${WORKERS:-1}" != 0 ]; then
     v3=$work/build/box2d3
@@ -72,6 +76,7 @@ import bench_result
 from bench_result import figure
 ORDER = ["pyramid20", "pyramid40", "many_circles", "car_crossing", "pyramid100", "pile5000"]
 WORKERS = "box2d3_2w"   # Box2D 3.1.1 on 2 worker threads (Benchmarks/physics/box2d3_workers.cpp)
+SOFT2 = "swift_soft_2w"  # Physics2D's soft step on 2 threads (quintet physics run --workers 2)
 cpu = collections.defaultdict(list)
 wall = collections.defaultdict(list)
 for line in open(sys.argv[1]):
@@ -79,7 +84,7 @@ for line in open(sys.argv[1]):
     res = r.get("result") or {}
     key = (res.get("scene"), r["engine_key"])
     v = res.get("cpu_ms_per_step_mean")
-    if v is not None and r["engine_key"] != WORKERS:   # its CPU figure is every thread's
+    if v is not None and r["engine_key"] not in (WORKERS, SOFT2):   # CPU of the calling thread only: wall counts
         cpu[key].append(v)
     v = (res.get("ms_per_step") or {}).get("mean")
     if v is not None:
@@ -111,7 +116,7 @@ if any(e == "swift_soft" for _, e in med):
             row.append(f"{so / o:.2f}" if o else "–")
         print("| " + " | ".join(row) + " |")
 
-tools = {"swift": "quintet Physics2D", "swift_soft": "quintet Physics2D, soft step", "box2d": "Box2D 2.4.1", "box2d3": "Box2D 3.1.1", "pymunk": "pymunk (Chipmunk)"}
+tools = {"swift": "quintet Physics2D", "swift_soft": "quintet Physics2D, soft step", SOFT2: "quintet Physics2D, soft step, 2 threads", "box2d": "Box2D 2.4.1", "box2d3": "Box2D 3.1.1", "pymunk": "pymunk (Chipmunk)"}
 figures, ratios = {}, {}
 for (s, e), v in sorted(med.items()):
     figures[f"{s}_{e}_cpu_ms_per_step"] = figure(v, "ms/step (thread CPU, median of repeats)", tools.get(e, e),
@@ -128,25 +133,30 @@ for s in scenes:
         if so is not None and o:
             ratios[f"{s}_swift_soft_over_{e}"] = so / o
 
-# Issue 25: wall ms/step with 2 workers. Physics2D has no worker threads yet, so its column is
-# its 1-thread wall time; Box2D 3.1.1's 1-worker wall time (box2d3_bench) is shown beside.
+# Issue 25: wall ms/step with 2 workers: Box2D 3.1.1 on 2 workers beside Physics2D's soft step on
+# 2 threads (swift_soft_2w), its soft step and legacy solver on 1, and Box2D 3.1.1 on 1 worker.
 if any(e == WORKERS for _, e in wmed):
-    print("\n**Wall ms/step with 2 workers** (mean over the measured steps, median of repeats). "
-          "Physics2D has no workers yet: its column is its 1-thread wall time.\n")
-    print("| scene | Physics2D wall ms/step (1 thread) | Box2D 3.1.1, 2 workers | ratio | Box2D 3.1.1, 1 worker |")
-    print("|---|---|---|---|---|")
+    print("\n**Wall ms/step with 2 workers** (mean over the measured steps, median of repeats).\n")
+    print("| scene | Physics2D soft step, 2 threads | Box2D 3.1.1, 2 workers | ratio | Physics2D soft step, 1 thread | Physics2D legacy (1 thread) | Box2D 3.1.1, 1 worker |")
+    print("|---|---|---|---|---|---|---|")
+    labels = {"swift": "quintet Physics2D legacy (1 thread)", "swift_soft": "quintet Physics2D soft step (1 thread)",
+              SOFT2: "quintet Physics2D soft step, 2 threads", WORKERS: "Box2D 3.1.1, 2 workers",
+              "box2d3": "Box2D 3.1.1, 1 worker"}
+    f = lambda v: f"{v:.3f}" if v is not None else "–"
     for s in scenes:
-        sw, w2, w1 = wmed.get((s, "swift")), wmed.get((s, WORKERS)), wmed.get((s, "box2d3"))
-        f = lambda v: f"{v:.3f}" if v is not None else "–"
-        print(f"| {s} | {f(sw)} | {f(w2)} | {f(sw / w2) if sw is not None and w2 else '–'} | {f(w1)} |")
-        for e, v in ((e, wmed.get((s, e))) for e in ("swift", WORKERS, "box2d3")):
+        s2, w2 = wmed.get((s, SOFT2)), wmed.get((s, WORKERS))
+        print(f"| {s} | {f(s2)} | {f(w2)} | {f(s2 / w2) if s2 is not None and w2 else '–'} | "
+              f"{f(wmed.get((s, 'swift_soft')))} | {f(wmed.get((s, 'swift')))} | {f(wmed.get((s, 'box2d3')))} |")
+        for e, label in labels.items():
+            v = wmed.get((s, e))
             if v is not None:
-                label = {"swift": "quintet Physics2D (1 thread)", WORKERS: "Box2D 3.1.1, 2 workers",
-                         "box2d3": "Box2D 3.1.1, 1 worker"}[e]
                 figures[f"{s}_{e}_wall_ms_per_step"] = figure(v, "ms/step (wall, median of repeats)", label,
                                                               repeats=wall[(s, e)])
+        sw = wmed.get((s, "swift"))
         if sw is not None and w2:
             ratios[f"{s}_swift_wall_over_box2d3_2workers"] = sw / w2
+        if s2 is not None and w2:
+            ratios[f"{s}_swift_soft_2w_wall_over_box2d3_2workers"] = s2 / w2
 import os
 params = {"repeat": int(sys.argv[2]), "scenes": scenes}
 if any(e == WORKERS for _, e in wmed):

@@ -138,8 +138,9 @@ public struct Scene {
     }
 
     /// Builds a world from the scene (iterations set from the scene); bodies come back in file order.
-    public func makeWorld() -> (World, [Body]) {
-        let world = World(gravity: gravity)
+    /// The scene's world and its bodies; `workers` threads for the soft step (`World.workers`).
+    public func makeWorld(workers: Int = 1) -> (World, [Body]) {
+        let world = World(gravity: gravity, workers: workers)
         world.velocityIterations = velocityIterations
         world.positionIterations = positionIterations
         world.allowSleep = allowSleep

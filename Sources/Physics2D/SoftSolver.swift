@@ -153,8 +153,12 @@ struct SoftContactSolver {
 
     /// Applies the accumulated impulses (at the start of every sub-step): the coloured
     /// constraints, then the overflow.
-    func warmStart(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+    mutating func warmStart(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
         warmStartWide(bodies)
+        warmStartOverflow(bodies)
+    }
+
+    func warmStartOverflow(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
         constraints.withUnsafeBufferPointer { cs in
             for k in overflow {
                 let cc = cs[k]
@@ -180,6 +184,10 @@ struct SoftContactSolver {
     /// The coloured constraints first (four at a time), then the overflow one at a time.
     mutating func solve(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
         solveWide(bodies, invH: invH, useBias: useBias)
+        solveOverflow(bodies, invH: invH, useBias: useBias)
+    }
+
+    mutating func solveOverflow(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
         let maxPush = PhysicsSettings.contactPushMaxVelocity
         let overflow = self.overflow
         constraints.withUnsafeMutableBufferPointer { cs in

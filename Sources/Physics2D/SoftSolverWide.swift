@@ -199,26 +199,43 @@ extension SoftContactSolver {
     }
 
     /// Warm start of the coloured constraints.
-    func warmStartWide(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
-        widePairs.withUnsafeBufferPointer { pairs in
-            widePoints0.withUnsafeBufferPointer { points0 in
-                widePoints1.withUnsafeBufferPointer { points1 in
-                    for j in 0..<pairs.count {
-                        let w = pairs.baseAddress! + j
-                        var A = WideBodies(w.pointee.a, bodies, positions: false)
-                        var B = WideBodies(w.pointee.b, bodies, positions: false)
-                        Self.warmStart(points0.baseAddress! + j, w, &A, &B)
-                        Self.warmStart(points1.baseAddress! + j, w, &A, &B)
-                        A.scatter(w.pointee.a, w.pointee.mA, w.pointee.iA, bodies)
-                        B.scatter(w.pointee.b, w.pointee.mB, w.pointee.iB, bodies)
-                    }
+    mutating func warmStartWide(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+        let count = widePairs.count
+        withBundles { pairs, points0, points1 in
+            Self.warmStartBundles(0..<count, pairs, points0, points1, bodies)
+        }
+    }
+
+    /// Calls `body` with the bundles' base addresses (nil when there are none).
+    @inline(__always)
+    mutating func withBundles<R>(_ body: (UnsafeMutablePointer<WidePair>?, UnsafeMutablePointer<WidePoint>?,
+                                          UnsafeMutablePointer<WidePoint>?) -> R) -> R {
+        widePairs.withUnsafeMutableBufferPointer { pairs in
+            widePoints0.withUnsafeMutableBufferPointer { points0 in
+                widePoints1.withUnsafeMutableBufferPointer { points1 in
+                    body(pairs.baseAddress, points0.baseAddress, points1.baseAddress)
                 }
             }
         }
     }
 
+    static func warmStartBundles(_ range: Range<Int>, _ pairs: UnsafeMutablePointer<WidePair>?,
+                                 _ points0: UnsafeMutablePointer<WidePoint>?, _ points1: UnsafeMutablePointer<WidePoint>?,
+                                 _ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+        guard let pairs, let points0, let points1 else { return }
+        for j in range {
+            let w = UnsafePointer(pairs + j)
+            var A = WideBodies(w.pointee.a, bodies, positions: false)
+            var B = WideBodies(w.pointee.b, bodies, positions: false)
+            Self.warmStart(points0 + j, w, &A, &B)
+            Self.warmStart(points1 + j, w, &A, &B)
+            A.scatter(w.pointee.a, w.pointee.mA, w.pointee.iA, bodies)
+            B.scatter(w.pointee.b, w.pointee.mB, w.pointee.iB, bodies)
+        }
+    }
+
     @inline(__always)
-    private static func warmStart(_ p: UnsafePointer<WidePoint>, _ w: UnsafePointer<WidePair>,
+    private static func warmStart(_ p: UnsafeMutablePointer<WidePoint>, _ w: UnsafePointer<WidePair>,
                                   _ A: inout WideBodies, _ B: inout WideBodies) {
         let nx = w.pointee.normalX, ny = w.pointee.normalY, tx = ny, ty = -nx
         let Px = p.pointee.normalImpulse * nx + p.pointee.tangentImpulse * tx
@@ -231,16 +248,19 @@ extension SoftContactSolver {
 
     /// One pass over the coloured constraints, colour after colour (see `solve`).
     mutating func solveWide(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
+        let count = widePairs.count
+        withBundles { pairs, points0, points1 in
+            Self.solveBundles(0..<count, pairs, points0, points1, bodies, invH: invH, useBias: useBias)
+        }
+    }
+
+    static func solveBundles(_ range: Range<Int>, _ pairs: UnsafeMutablePointer<WidePair>?,
+                             _ points0: UnsafeMutablePointer<WidePoint>?, _ points1: UnsafeMutablePointer<WidePoint>?,
+                             _ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
+        guard let pairs, let points0, let points1 else { return }
         let maxPush = PhysicsSettings.contactPushMaxVelocity
-        widePairs.withUnsafeBufferPointer { pairs in
-            widePoints0.withUnsafeMutableBufferPointer { points0 in
-                widePoints1.withUnsafeMutableBufferPointer { points1 in
-                    for j in 0..<pairs.count {
-                        Self.solve(pairs.baseAddress! + j, points0.baseAddress! + j, points1.baseAddress! + j, bodies,
-                                   invH: invH, useBias: useBias, maxPush: maxPush)
-                    }
-                }
-            }
+        for j in range {
+            solve(pairs + j, points0 + j, points1 + j, bodies, invH: invH, useBias: useBias, maxPush: maxPush)
         }
     }
 
@@ -373,3 +393,50 @@ extension SoftContactSolver {
         B.scatter(w.pointee.b, w.pointee.mB, w.pointee.iB, bodies)
     }
 }
+
+#if !hasFeature(Embedded)
+/// The soft step's contact stages on the worker pool: one colour at a time, its bundles split
+/// between the workers (a colour's constraints move different bodies, so the split does not
+/// change a bit).
+final class SoftContactStage: ParallelStage {
+    enum Kind { case warmStart, solve }
+    var kind = Kind.solve
+    var range = 0..<0
+    var invH = 0.0
+    var useBias = true
+    var pairs: UnsafeMutablePointer<WidePair>?
+    var points0: UnsafeMutablePointer<WidePoint>?
+    var points1: UnsafeMutablePointer<WidePoint>?
+    var bodies = UnsafeMutableBufferPointer<SolverBody>(start: nil, count: 0)
+
+    /// Colours with fewer bundles than this run on the caller alone (a hand-off costs more).
+    static let minimumBundles = 8
+
+    func work(share: Int, of shares: Int) {
+        let r = shareOf(range, share, shares)
+        switch kind {
+        case .warmStart: SoftContactSolver.warmStartBundles(r, pairs, points0, points1, bodies)
+        case .solve: SoftContactSolver.solveBundles(r, pairs, points0, points1, bodies, invH: invH, useBias: useBias)
+        }
+    }
+
+    /// Runs `kind` over every colour's bundles in colour order.
+    func run(_ kind: Kind, _ solver: inout SoftContactSolver, _ bodies: UnsafeMutableBufferPointer<SolverBody>,
+             invH: Double, useBias: Bool, pool: WorkerPool) {
+        self.kind = kind
+        self.invH = invH
+        self.useBias = useBias
+        self.bodies = bodies
+        let bounds = solver.colourBundles
+        solver.withBundles { pairs, points0, points1 in
+            self.pairs = pairs; self.points0 = points0; self.points1 = points1
+            for c in 0..<SoftContactSolver.colourCount where bounds[c] < bounds[c + 1] {
+                range = bounds[c]..<bounds[c + 1]
+                if range.count < Self.minimumBundles { work(share: 0, of: 1) } else { pool.run(self) }
+            }
+        }
+        self.pairs = nil; self.points0 = nil; self.points1 = nil
+        self.bodies = UnsafeMutableBufferPointer(start: nil, count: 0)
+    }
+}
+#endif

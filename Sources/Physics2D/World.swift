@@ -94,9 +94,26 @@ public final class World {
     private var islandRoots: [Int] = []
     private var islandMinSleep: [Double] = []
 
-    public init(gravity: Vec2 = Vec2(0, -10)) {
+    /// How many threads solve the soft step's contacts (the caller and `workers - 1` threads
+    /// of the world's own pool, started here and joined when the world goes). Results are the
+    /// same bits for any count. The legacy solver, and the WebAssembly build, use one.
+    public let workers: Int
+
+    /// A world; `workers` (1...64, default 1) threads for the soft step (see `workers`).
+    public init(gravity: Vec2 = Vec2(0, -10), workers: Int = 1) {
         self.gravity = gravity
+        #if hasFeature(Embedded)
+        self.workers = 1
+        #else
+        self.workers = min(max(workers, 1), 64)
+        if self.workers > 1 { pool = WorkerPool(count: self.workers) }
+        #endif
     }
+
+    #if !hasFeature(Embedded)
+    private var pool: WorkerPool?
+    private let contactStage = SoftContactStage()
+    #endif
 
     // Bodies the caller still holds must not point at a freed world (`Body.world` is
     // `unowned(unsafe)`, not `weak`: Embedded Swift has no weak references).
@@ -356,32 +373,42 @@ public final class World {
         let sleeping = allowSleepValue
         if sleeping { buildIslands() }
         let g = gravity
-        solverBodies.removeAll(keepingCapacity: true)
-        isStatic.removeAll(keepingCapacity: true)
         let soft = solverKind == .softStep
         let h = dt / Double(softSubSteps)
-        softAccel.removeAll(keepingCapacity: true)
-        for k in 0..<bodies.count {
-            unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
-            var v = b.v, w = b.w
-            if soft {
-                // The soft step integrates per sub-step: what each body gains per second, and its
-                // damping per sub-step (nothing for bodies that are not integrated).
-                softAccel.append(b.type == .dynamic && b.awake
-                    ? SoftAcceleration(linear: b.gravityScaleValue * g + b.invMassValue * b.force,
-                                       angular: b.invI * b.torque,
-                                       linearDamping: 1 / (1 + h * b.linearDampingValue),
-                                       angularDamping: 1 / (1 + h * b.angularDampingValue))
-                    : SoftAcceleration())
-            } else if b.type == .dynamic && b.awake {
-                v += dt * (b.gravityScaleValue * g + b.invMassValue * b.force)
-                w += dt * b.invI * b.torque
-                v = (1 / (1 + dt * b.linearDampingValue)) * v
-                w *= 1 / (1 + dt * b.angularDampingValue)
+        do {
+            // Built in locals (swapped out of the world): no exclusivity check per append.
+            var solverBodies: [SolverBody] = [], isStatic: [Bool] = [], softAccel: [SoftAcceleration] = []
+            swap(&solverBodies, &self.solverBodies)
+            swap(&isStatic, &self.isStatic)
+            swap(&softAccel, &self.softAccel)
+            solverBodies.removeAll(keepingCapacity: true)
+            isStatic.removeAll(keepingCapacity: true)
+            softAccel.removeAll(keepingCapacity: true)
+            for k in 0..<bodies.count {
+                unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain
+                var v = b.v, w = b.w
+                if soft {
+                    // The soft step integrates per sub-step: what each body gains per second, and its
+                    // damping per sub-step (nothing for bodies that are not integrated).
+                    softAccel.append(b.type == .dynamic && b.awake
+                        ? SoftAcceleration(linear: b.gravityScaleValue * g + b.invMassValue * b.force,
+                                           angular: b.invI * b.torque,
+                                           linearDamping: 1 / (1 + h * b.linearDampingValue),
+                                           angularDamping: 1 / (1 + h * b.angularDampingValue))
+                        : SoftAcceleration())
+                } else if b.type == .dynamic && b.awake {
+                    v += dt * (b.gravityScaleValue * g + b.invMassValue * b.force)
+                    w += dt * b.invI * b.torque
+                    v = (1 / (1 + dt * b.linearDampingValue)) * v
+                    w *= 1 / (1 + dt * b.angularDampingValue)
+                }
+                solverBodies.append(SolverBody(v: v, w: w, c: b.center, a: b.angleValue, q: b.xf.q,
+                                               invMass: b.invMassValue, invI: b.invI, localCenter: b.localCenter))
+                isStatic.append(!b.awake)  // static or sleeping: not integrated
             }
-            solverBodies.append(SolverBody(v: v, w: w, c: b.center, a: b.angleValue, q: b.xf.q,
-                                           invMass: b.invMassValue, invI: b.invI, localCenter: b.localCenter))
-            isStatic.append(!b.awake)  // static or sleeping: not integrated
+            swap(&solverBodies, &self.solverBodies)
+            swap(&isStatic, &self.isStatic)
+            swap(&softAccel, &self.softAccel)
         }
         if soft {
             solveSoft(dt, sleeping: sleeping)
@@ -472,9 +499,9 @@ public final class World {
                     sb[k].v = v; sb[k].w = w
                 }
                 for j in joints { j.prepare(sb, dt: h, warmStart: warm || step > 0) }
-                if warm || step > 0 { solver.warmStart(sb) }
+                if warm || step > 0 { warmStartContacts(&solver, sb) }
                 for j in joints { j.solveVelocity(sb) }
-                solver.solve(sb, invH: invH, useBias: true)
+                solveContacts(&solver, sb, invH: invH, useBias: true)
                 for k in 0..<sb.count where !isStatic[k] {
                     let v = sb[k].v, w = sb[k].w
                     sb[k].c += h * v
@@ -490,7 +517,7 @@ public final class World {
                     if done { break }
                 }
                 for j in joints { j.solveVelocity(sb) }
-                solver.solve(sb, invH: invH, useBias: false)
+                solveContacts(&solver, sb, invH: invH, useBias: false)
                 if reportImpulses { solver.accumulateTotals() }
             }
             solver.unloadWide()
@@ -500,9 +527,37 @@ public final class World {
         }
     }
 
+    /// The soft step's warm start: on the worker pool when there is one.
+    @inline(__always)
+    private func warmStartContacts(_ solver: inout SoftContactSolver, _ sb: UnsafeMutableBufferPointer<SolverBody>) {
+        #if !hasFeature(Embedded)
+        if let pool {
+            contactStage.run(.warmStart, &solver, sb, invH: 0, useBias: false, pool: pool)
+            solver.warmStartOverflow(sb)
+            return
+        }
+        #endif
+        solver.warmStart(sb)
+    }
+
+    /// One pass of the soft step's contact solve: on the worker pool when there is one.
+    @inline(__always)
+    private func solveContacts(_ solver: inout SoftContactSolver, _ sb: UnsafeMutableBufferPointer<SolverBody>,
+                               invH: Double, useBias: Bool) {
+        #if !hasFeature(Embedded)
+        if let pool {
+            contactStage.run(.solve, &solver, sb, invH: invH, useBias: useBias, pool: pool)
+            solver.solveOverflow(sb, invH: invH, useBias: useBias)
+            return
+        }
+        #endif
+        solver.solve(sb, invH: invH, useBias: useBias)
+    }
+
     /// After either solver: the continuous pass, writing the solver's bodies back, moving the
     /// broad-phase proxies, and sleep.
     private func finishSolve(_ dt: Double, sleeping: Bool) {
+        let solverBodies = self.solverBodies, bodies = self.bodies  // locals: no check per read
         if continuousCollision { findFastBodies(solverBodies) }
         // Write back, refresh transforms, and move the broad-phase proxies.
         for k in 0..<bodies.count {

@@ -34,6 +34,8 @@ struct PhysicsCommand: ParsableCommand {
         var solver: SolverChoice = .legacy
         @Option(help: "Sub-steps per step of the soft-step solver (Box2D v3's default, 4; the legacy solver ignores it).")
         var substeps: Int = 4
+        @Option(help: "Threads solving the soft step's contacts (1-64; the caller and N-1 workers; the same results for any N). Needs --solver soft-step.")
+        var workers: Int = 1
 
         enum SolverChoice: String, ExpressibleByArgument, CaseIterable {
             case legacy
@@ -42,6 +44,10 @@ struct PhysicsCommand: ParsableCommand {
 
         func validate() throws {
             if substeps < 1 || substeps > 64 { throw ValidationError("--substeps must be between 1 and 64") }
+            if workers < 1 || workers > 64 { throw ValidationError("--workers must be between 1 and 64") }
+            if workers > 1 && solver != .softStep {
+                throw ValidationError("--workers needs --solver soft-step (the legacy solver runs on one thread)")
+            }
             if let steps, steps < 0 { throw ValidationError("--steps must be >= 0") }
             if let warmup, warmup < 0 { throw ValidationError("--warmup must be >= 0") }
         }
@@ -57,7 +63,7 @@ struct PhysicsCommand: ParsableCommand {
             if warmup >= steps { warmup = 0 }
 
             let buildStart = monotonicMs()
-            let (world, bodies) = sc.makeWorld()
+            let (world, bodies) = sc.makeWorld(workers: workers)
             if solver == .softStep {
                 world.solverKind = .softStep
                 world.softSubSteps = substeps
@@ -98,7 +104,7 @@ struct PhysicsCommand: ParsableCommand {
             let stability = StabilityMetrics.compute(scene: sc, steps: steps, initial: initial,
                                                      settled: settled, final: final, contactBegins: begins)
             let solverText = solver == .softStep
-                ? "Box2D v3 structure (soft step): \(substeps) sub-steps of soft contacts (\(Int(PhysicsSettings.contactHertz)) Hz, damping ratio \(Int(PhysicsSettings.contactDampingRatio))) with relaxation, restitution after the sub-steps; scene iterations not used"
+                ? "Box2D v3 structure (soft step): \(workers) thread\(workers == 1 ? "" : "s"), \(substeps) sub-steps of soft contacts (\(Int(PhysicsSettings.contactHertz)) Hz, damping ratio \(Int(PhysicsSettings.contactDampingRatio))) with relaxation, restitution after the sub-steps; scene iterations not used"
                 : "Box2D 2.x structure: \(sc.velocityIterations) velocity iterations (sequential impulses, warm starting, 2-point block solver) + \(sc.positionIterations) position iterations (NGS), 1 sub-step, scene iterations used as given"
             let out: JSONValue = .object([
                 ("engine", .string("quintet-physics2d")),

@@ -1,0 +1,123 @@
+// The soft step's worker pool (issue 25): a fixed set of threads started with the world and
+// joined when it goes, that run one stage of the solver at a time over ranges split between
+// them. This is the one documented exception to the package's "no raw threads" rule
+// (docs/physics.md, "Workers"): the stages are a few microseconds long and run a hundred
+// times a step, far too fine for a task queue, and the threads must not allocate per step.
+// Absent from the WebAssembly build (the playground runs on one thread).
+//
+// Hand-off: the caller stores the stage, then bumps `generation` (release); each worker spins
+// on `generation` (acquire), runs its share, and counts `remaining` down (release); the caller
+// runs share 0 itself and spins until `remaining` is 0 (acquire). A worker that has waited
+// long (between steps) naps 20 µs at a time instead of spinning.
+//
+// Results do not depend on the number of workers: a stage's shares never write the same body
+// (the constraints of one colour touch different moving bodies; the integration loops own
+// their bodies), so any split gives the same bits.
+
+#if !hasFeature(Embedded)
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// One stage of parallel work: `work(share:of:)` is called once per worker (share 0 on the
+/// caller's thread) and does its part of the stage.
+protocol ParallelStage: AnyObject {
+    func work(share: Int, of shares: Int)
+}
+
+/// `lo..<hi` split into `shares` nearly equal consecutive parts: part `share`.
+@inline(__always)
+func shareOf(_ range: Range<Int>, _ share: Int, _ shares: Int) -> Range<Int> {
+    let n = range.count
+    return (range.lowerBound + n * share / shares)..<(range.lowerBound + n * (share + 1) / shares)
+}
+
+final class WorkerPool: @unchecked Sendable {
+    // @unchecked: `stage` is written by the caller before the release-store of `generation`
+    // and read by the workers after their acquire-load of it; the atomics order everything else.
+    let count: Int
+    private let generation = Atomic<Int>(0)
+    private let remaining = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private unowned(unsafe) var stage: ParallelStage?
+    private var threads: [pthread_t] = []
+
+    /// `count` shares: the caller and `count - 1` threads.
+    init(count: Int) {
+        self.count = max(1, count)
+        for index in 1..<self.count {
+            let context = Unmanaged.passRetained(WorkerContext(pool: self, index: index)).toOpaque()
+            #if canImport(Darwin)
+            var thread: pthread_t?
+            let status = pthread_create(&thread, nil, { raw in
+                WorkerContext.main(raw)
+                return nil
+            }, context)
+            precondition(status == 0 && thread != nil, "pthread_create failed (\(status))")
+            threads.append(thread!)
+            #else
+            var thread = pthread_t()
+            let status = pthread_create(&thread, nil, { raw in
+                WorkerContext.main(raw)
+                return nil
+            }, context)
+            precondition(status == 0, "pthread_create failed (\(status))")
+            threads.append(thread)
+            #endif
+        }
+    }
+
+    deinit {
+        stopping.store(true, ordering: .releasing)
+        generation.add(1, ordering: .releasing)
+        for t in threads { pthread_join(t, nil) }
+    }
+
+    /// Runs `stage` on every share and returns when all are done.
+    func run(_ stage: ParallelStage) {
+        guard count > 1 else {
+            stage.work(share: 0, of: 1)
+            return
+        }
+        self.stage = stage
+        remaining.store(count - 1, ordering: .relaxed)
+        generation.add(1, ordering: .releasing)
+        stage.work(share: 0, of: count)
+        while remaining.load(ordering: .acquiring) != 0 {}
+    }
+
+    fileprivate func workerLoop(_ index: Int) {
+        var seen = 0
+        while true {
+            var spins = 0
+            var g = generation.load(ordering: .acquiring)
+            while g == seen {
+                spins += 1
+                if spins > 50_000 { usleep(20) }
+                g = generation.load(ordering: .acquiring)
+            }
+            seen = g
+            if stopping.load(ordering: .acquiring) { return }
+            stage!.work(share: index, of: count)
+            remaining.subtract(1, ordering: .releasing)
+        }
+    }
+}
+
+/// What a worker thread starts with (retained across the C entry point).
+private final class WorkerContext {
+    unowned(unsafe) let pool: WorkerPool  // the pool joins its threads before it goes
+    let index: Int
+    init(pool: WorkerPool, index: Int) { self.pool = pool; self.index = index }
+
+    static func main(_ raw: UnsafeMutableRawPointer?) {
+        let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
+        context.pool.workerLoop(context.index)
+    }
+}
+#endif
