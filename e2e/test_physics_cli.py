@@ -124,12 +124,13 @@ def test_the_soft_step_solver_is_selectable_and_bad_choices_are_refused(tmp_path
 
 
 def test_workers_give_the_same_figures_as_one_thread(tmp_path):
-    # A pyramid big enough that its colours are split between the threads (8+ bundles).
-    path = tmp_path / "pyramid24.json"
-    path.write_text(json.dumps(scene("pyramid24", pyramid(24), {"kind": "stack", "settle_steps": 60, "fall_threshold": 0.5})))
+    # A pyramid big enough that its colours are split between the threads (64 bundles of four
+    # constraints or more: about 300 constraints in a colour).
+    path = tmp_path / "pyramid36.json"
+    path.write_text(json.dumps(scene("pyramid36", pyramid(36), {"kind": "stack", "settle_steps": 30, "fall_threshold": 0.5})))
     reports = []
     for workers in ("1", "2", "3"):
-        result = run(path, "--json", "--solver", "soft-step", "--workers", workers, "--steps", "120")
+        result = run(path, "--json", "--solver", "soft-step", "--workers", workers, "--steps", "40")
         assert result.returncode == 0, result.stderr
         reports.append(json.loads(result.stdout.strip().splitlines()[-1]))
     assert reports[1]["solver"].startswith("Box2D v3 structure (soft step): 2 threads")

@@ -409,8 +409,10 @@ final class SoftContactStage: ParallelStage {
     var points1: UnsafeMutablePointer<WidePoint>?
     var bodies = UnsafeMutableBufferPointer<SolverBody>(start: nil, count: 0)
 
-    /// Colours with fewer bundles than this run on the caller alone (a hand-off costs more).
-    static let minimumBundles = 8
+    /// Colours with fewer bundles than this run on the caller alone: below it, handing the
+    /// bodies over to another core costs more than it saves (measured on pyramid40 and
+    /// many_circles; tests lower it to split small scenes).
+    var minimumBundles = 64
 
     func work(share: Int, of shares: Int) {
         let r = shareOf(range, share, shares)
@@ -432,7 +434,7 @@ final class SoftContactStage: ParallelStage {
             self.pairs = pairs; self.points0 = points0; self.points1 = points1
             for c in 0..<SoftContactSolver.colourCount where bounds[c] < bounds[c + 1] {
                 range = bounds[c]..<bounds[c + 1]
-                if range.count < Self.minimumBundles { work(share: 0, of: 1) } else { pool.run(self) }
+                if range.count < minimumBundles { work(share: 0, of: 1) } else { pool.run(self) }
             }
         }
         self.pairs = nil; self.points0 = nil; self.points1 = nil

@@ -44,7 +44,7 @@ final class WorkerPool: @unchecked Sendable {
     private let generation = Atomic<Int>(0)
     private let remaining = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
-    private unowned(unsafe) var stage: ParallelStage?
+    private unowned(unsafe) var stage: (any ParallelStage)?
     private var threads: [pthread_t] = []
 
     /// `count` shares: the caller and `count - 1` threads.
@@ -79,7 +79,7 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// Runs `stage` on every share and returns when all are done.
-    func run(_ stage: ParallelStage) {
+    func run(_ stage: any ParallelStage) {
         guard count > 1 else {
             stage.work(share: 0, of: 1)
             return
@@ -98,7 +98,7 @@ final class WorkerPool: @unchecked Sendable {
             var g = generation.load(ordering: .acquiring)
             while g == seen {
                 spins += 1
-                if spins > 50_000 { usleep(20) }
+                if spins > 500_000 { usleep(20) }
                 g = generation.load(ordering: .acquiring)
             }
             seen = g

@@ -113,6 +113,11 @@ public final class World {
     #if !hasFeature(Embedded)
     private var pool: WorkerPool?
     private let contactStage = SoftContactStage()
+    /// The smallest colour (in bundles of four) that the workers split (tests lower it).
+    var softParallelMinimumBundles: Int {
+        get { contactStage.minimumBundles }
+        set { contactStage.minimumBundles = max(1, newValue) }
+    }
     #endif
 
     // Bodies the caller still holds must not point at a freed world (`Body.world` is
