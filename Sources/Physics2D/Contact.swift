@@ -4,6 +4,20 @@
 
 enum PairKind: UInt8 { case circles, polygonCircle, polygons, chainCircle, chainPolygon }
 
+/// The parallel narrow phase's finding for one contact.
+enum PendingUpdate: UInt8 {
+    /// Not looked at (no parallel pass this step).
+    case none
+    /// Both bodies were asleep (or one static): not updated.
+    case asleep
+    /// The fat boxes no longer overlap: to be destroyed.
+    case separated
+    /// Updated; `touching` did not change.
+    case same
+    /// Updated; `touching` changed (an event and a wake to come).
+    case changed
+}
+
 final class Contact {
     let shapeA: Shape
     let shapeB: Shape
@@ -17,6 +31,9 @@ final class Contact {
     var index = -1
     var manifold = Manifold()
     var touching = false
+    /// What the parallel narrow phase found for this contact (`NarrowPhaseStage`), for the
+    /// serial pass that follows it in the same step.
+    var pending = PendingUpdate.none
 
     init(_ a: Shape, _ b: Shape, key: UInt64) {
         // Order the pair so that the polygon (or segment) comes first against a circle.

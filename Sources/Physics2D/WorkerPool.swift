@@ -7,8 +7,9 @@
 //
 // Hand-off: the caller stores the stage, then bumps `generation` (release); each worker spins
 // on `generation` (acquire), runs its share, and counts `remaining` down (release); the caller
-// runs share 0 itself and spins until `remaining` is 0 (acquire). A worker that has waited
-// long (between steps) naps 20 µs at a time instead of spinning.
+// runs share 0 itself and spins until `remaining` is 0 (acquire). After a short spin both
+// yield the core (so that a pool with more threads than free cores, e.g. under a parallel test
+// run, still moves on), and a worker that has waited long (between steps) naps 20 µs at a time.
 //
 // Results do not depend on the number of workers: a stage's shares never write the same body
 // (the constraints of one colour touch different moving bodies; the integration loops own
@@ -88,7 +89,12 @@ final class WorkerPool: @unchecked Sendable {
         remaining.store(count - 1, ordering: .relaxed)
         generation.add(1, ordering: .releasing)
         stage.work(share: 0, of: count)
-        while remaining.load(ordering: .acquiring) != 0 {}
+        var spins = 0
+        while remaining.load(ordering: .acquiring) != 0 {
+            // A worker that is not running (more threads than free cores) gets the core.
+            spins += 1
+            if spins > 2_000 { sched_yield() }
+        }
     }
 
     fileprivate func workerLoop(_ index: Int) {
@@ -97,14 +103,41 @@ final class WorkerPool: @unchecked Sendable {
             var spins = 0
             var g = generation.load(ordering: .acquiring)
             while g == seen {
+                // Spin while stages follow each other closely, give the core away when others
+                // want it, and nap between steps.
                 spins += 1
-                if spins > 500_000 { usleep(20) }
+                if spins > 200_000 { usleep(20) } else if spins > 2_000 { sched_yield() }
                 g = generation.load(ordering: .acquiring)
             }
             seen = g
             if stopping.load(ordering: .acquiring) { return }
             stage!.work(share: index, of: count)
             remaining.subtract(1, ordering: .releasing)
+        }
+    }
+}
+
+/// The narrow phase on the worker pool: each share updates its part of the contacts and
+/// notes what it found in `Contact.pending`; `World.updateContacts` acts on the findings in
+/// the serial order.
+final class NarrowPhaseStage: ParallelStage {
+    /// Fewer contacts than this are updated on the caller alone.
+    static let minimumContacts = 256
+    var contacts: [Contact] = []
+    unowned(unsafe) var tree: DynamicTree?
+
+    func work(share: Int, of shares: Int) {
+        let contacts = self.contacts
+        unowned(unsafe) let tree = self.tree!
+        for i in shareOf(0..<contacts.count, share, shares) {
+            unowned(unsafe) let c = contacts[i]
+            if !c.bodyA.awake && !c.bodyB.awake {
+                c.pending = .asleep
+            } else if !tree.fatAABB(c.shapeA.proxyId).overlaps(tree.fatAABB(c.shapeB.proxyId)) {
+                c.pending = .separated
+            } else {
+                c.pending = c.update() ? .changed : .same
+            }
         }
     }
 }

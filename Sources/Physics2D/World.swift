@@ -113,6 +113,7 @@ public final class World {
     #if !hasFeature(Embedded)
     private var pool: WorkerPool?
     private let contactStage = SoftContactStage()
+    private let narrowStage = NarrowPhaseStage()
     /// The smallest colour (in bundles of four) that the workers split (tests lower it).
     var softParallelMinimumBundles: Int {
         get { contactStage.minimumBundles }
@@ -345,9 +346,41 @@ public final class World {
 
     /// Narrow phase: drop pairs whose fat boxes separated, update manifolds, queue events.
     private func updateContacts() {
+        var parallel = false
+        #if !hasFeature(Embedded)
+        // With workers, the manifolds are computed first on every thread (each contact's update
+        // reads its bodies and writes only itself); the loop below then acts on the findings in
+        // the serial order, so events, wakes and destroyed contacts are exactly the serial ones.
+        if let pool, contacts.count >= NarrowPhaseStage.minimumContacts {
+            narrowStage.contacts = contacts
+            narrowStage.tree = tree
+            pool.run(narrowStage)
+            narrowStage.contacts = []
+            parallel = true
+        }
+        #endif
         var i = 0
         while i < contacts.count {
             unowned(unsafe) let c = contacts[i]  // the array keeps it alive; no retain
+            if parallel {
+                let found = c.pending
+                c.pending = .none
+                switch found {
+                case .separated:
+                    destroyContact(contacts[i])
+                    continue
+                case .same:
+                    i += 1
+                    continue
+                case .changed:
+                    if !c.isSensor { c.bodyA.wake(); c.bodyB.wake() }
+                    pendingEvents.append((c.touching, contactEvent(c, begin: c.touching)))
+                    i += 1
+                    continue
+                case .asleep, .none:
+                    break  // asleep then; a contact earlier in this loop may have woken a body since
+                }
+            }
             // Nothing moves between two sleeping (or a sleeping and a static) bodies: keep it as is.
             if !c.bodyA.awake && !c.bodyB.awake { i += 1; continue }
             if !tree.fatAABB(c.shapeA.proxyId).overlaps(tree.fatAABB(c.shapeB.proxyId)) {

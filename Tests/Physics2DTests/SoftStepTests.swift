@@ -220,4 +220,43 @@ import Testing
         #expect(World(workers: 0).workers == 1)
         #expect(World(workers: 1000).workers == 64)
     }
+
+    /// With workers the narrow phase updates the contacts on every thread first; the events,
+    /// the wakes and the contacts destroyed come out as on one thread: 240 circles and boxes
+    /// dropped into a bin (more than 256 contacts, so the parallel pass runs), then a heavy
+    /// ball dropped in to scatter some of them.
+    @Test(arguments: [SolverKind.softStep, .legacy]) func workersGiveTheSameEventsAsOneThread(_ solver: SolverKind) {
+        func run(workers: Int) -> ([String], [UInt64]) {
+            let world = World(gravity: Vec2(0, -10), workers: workers)
+            world.solverKind = solver
+            let bin = world.createBody(BodyDef(type: .static))
+            world.createShape(on: bin, ShapeDef(.box(halfWidth: 8, halfHeight: 0.5, center: Vec2(0, -0.5))))
+            world.createShape(on: bin, ShapeDef(.box(halfWidth: 0.5, halfHeight: 10, center: Vec2(-8.5, 10))))
+            world.createShape(on: bin, ShapeDef(.box(halfWidth: 0.5, halfHeight: 10, center: Vec2(8.5, 10))))
+            var bodies: [Body] = []
+            for i in 0..<240 {
+                let b = world.createBody(BodyDef(type: .dynamic, position: Vec2(-7.5 + Double(i % 20) * 0.75, 0.5 + Double(i / 20) * 0.75)))
+                world.createShape(on: b, ShapeDef(i % 2 == 0 ? .circle(center: .zero, radius: 0.3) : .box(halfWidth: 0.3, halfHeight: 0.3),
+                                                  density: 1, friction: 0.5))
+                bodies.append(b)
+            }
+            var log: [String] = []
+            world.onBeginContact = { log.append("b \($0.shapeA.id) \($0.shapeB.id)") }
+            world.onEndContact = { log.append("e \($0.shapeA.id) \($0.shapeB.id)") }
+            for step in 0..<120 {
+                if step == 80 {
+                    let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 20), linearVelocity: Vec2(0, -20)))
+                    world.createShape(on: ball, ShapeDef(.circle(center: .zero, radius: 1), density: 20))
+                    bodies.append(ball)
+                }
+                world.step(dt)
+            }
+            #expect(world.contactCount >= NarrowPhaseStage.minimumContacts)
+            return (log, bodies.flatMap { [$0.position.x, $0.position.y, $0.angle] }.map(\.bitPattern))
+        }
+        let one = run(workers: 1), two = run(workers: 2)
+        #expect(one.0.count > 240)
+        #expect(two.0 == one.0)
+        #expect(two.1 == one.1)
+    }
 }
