@@ -38,21 +38,19 @@ func shareOf(_ range: Range<Int>, _ share: Int, _ shares: Int) -> Range<Int> {
     return (range.lowerBound + n * share / shares)..<(range.lowerBound + n * (share + 1) / shares)
 }
 
-final class WorkerPool: @unchecked Sendable {
-    // @unchecked: `stage` is written by the caller before the release-store of `generation`
-    // and read by the workers after their acquire-load of it; the atomics order everything else.
+final class WorkerPool {
     let count: Int
-    private let generation = Atomic<Int>(0)
-    private let remaining = Atomic<Int>(0)
-    private let stopping = Atomic<Bool>(false)
-    private unowned(unsafe) var stage: (any ParallelStage)?
+    private let state: PoolState
     private var threads: [pthread_t] = []
 
     /// `count` shares: the caller and `count - 1` threads.
     init(count: Int) {
         self.count = max(1, count)
+        state = PoolState(count: self.count)
         for index in 1..<self.count {
-            let context = Unmanaged.passRetained(WorkerContext(pool: self, index: index)).toOpaque()
+            // The thread holds the shared state, not the pool: the pool's deinit must run to
+            // stop and join the threads when the world goes.
+            let context = Unmanaged.passRetained(WorkerContext(state: state, index: index)).toOpaque()
             #if canImport(Darwin)
             var thread: pthread_t?
             let status = pthread_create(&thread, nil, { raw in
@@ -74,10 +72,13 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     deinit {
-        stopping.store(true, ordering: .releasing)
-        generation.add(1, ordering: .releasing)
+        state.stopping.store(true, ordering: .releasing)
+        state.generation.add(1, ordering: .releasing)
         for t in threads { pthread_join(t, nil) }
     }
+
+    /// The state the threads hold: freed once every thread has ended (tests).
+    var sharedState: AnyObject { state }
 
     /// Runs `stage` on every share and returns when all are done.
     func run(_ stage: any ParallelStage) {
@@ -85,19 +86,32 @@ final class WorkerPool: @unchecked Sendable {
             stage.work(share: 0, of: 1)
             return
         }
-        self.stage = stage
-        remaining.store(count - 1, ordering: .relaxed)
-        generation.add(1, ordering: .releasing)
+        state.stage = stage
+        state.remaining.store(count - 1, ordering: .relaxed)
+        state.generation.add(1, ordering: .releasing)
         stage.work(share: 0, of: count)
         var spins = 0
-        while remaining.load(ordering: .acquiring) != 0 {
+        while state.remaining.load(ordering: .acquiring) != 0 {
             // A worker that is not running (more threads than free cores) gets the core.
             spins += 1
             if spins > 2_000 { sched_yield() }
         }
     }
+}
 
-    fileprivate func workerLoop(_ index: Int) {
+/// What the caller and the worker threads share.
+private final class PoolState: @unchecked Sendable {
+    // @unchecked: `stage` is written by the caller before the release-store of `generation`
+    // and read by the workers after their acquire-load of it; the atomics order everything else.
+    let count: Int
+    let generation = Atomic<Int>(0)
+    let remaining = Atomic<Int>(0)
+    let stopping = Atomic<Bool>(false)
+    unowned(unsafe) var stage: (any ParallelStage)?
+
+    init(count: Int) { self.count = count }
+
+    func workerLoop(_ index: Int) {
         var seen = 0
         while true {
             var spins = 0
@@ -144,13 +158,13 @@ final class NarrowPhaseStage: ParallelStage {
 
 /// What a worker thread starts with (retained across the C entry point).
 private final class WorkerContext {
-    unowned(unsafe) let pool: WorkerPool  // the pool joins its threads before it goes
+    let state: PoolState
     let index: Int
-    init(pool: WorkerPool, index: Int) { self.pool = pool; self.index = index }
+    init(state: PoolState, index: Int) { self.state = state; self.index = index }
 
     static func main(_ raw: UnsafeMutableRawPointer?) {
         let context = Unmanaged<WorkerContext>.fromOpaque(raw!).takeRetainedValue()
-        context.pool.workerLoop(context.index)
+        context.state.workerLoop(context.index)
     }
 }
 #endif

@@ -114,6 +114,8 @@ public final class World {
     private var pool: WorkerPool?
     private let contactStage = SoftContactStage()
     private let narrowStage = NarrowPhaseStage()
+    /// What the world's worker threads hold (nil without workers): freed once they have ended.
+    var workerSharedState: AnyObject? { pool?.sharedState }
     /// The smallest colour (in bundles of four) that the workers split (tests lower it).
     var softParallelMinimumBundles: Int {
         get { contactStage.minimumBundles }

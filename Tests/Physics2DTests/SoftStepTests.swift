@@ -218,7 +218,27 @@ import Testing
         #expect(run(workers: 2) == one)
         #expect(run(workers: 3) == one)
         #expect(World(workers: 0).workers == 1)
+        #expect(World(workers: 0).workerSharedState == nil)
         #expect(World(workers: 1000).workers == 64)
+    }
+
+    /// A world's worker threads end when the world goes (what they hold is freed with them):
+    /// threads left spinning would slow everything else down for good.
+    @Test func workerThreadsEndWithTheirWorld() {
+        weak var shared: AnyObject?
+        weak var weakWorld: World?
+        do {
+            let world = World(gravity: Vec2(0, -10), workers: 4)
+            world.solverKind = .softStep
+            world.softParallelMinimumBundles = 1
+            _ = addPyramid(world, rows: 6)
+            for _ in 0..<10 { world.step(dt) }
+            shared = world.workerSharedState
+            weakWorld = world
+            #expect(shared != nil)
+        }
+        #expect(weakWorld == nil)
+        #expect(shared == nil)
     }
 
     /// With workers the narrow phase updates the contacts on every thread first; the events,
