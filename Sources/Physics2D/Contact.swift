@@ -53,6 +53,15 @@ final class Contact {
         self.key = key
     }
 
+    /// The narrow phase's look at this contact: nothing when both bodies are asleep (or one is
+    /// static), "separated" when the fat boxes no longer overlap, otherwise the manifold is
+    /// recomputed (`update`). Used by the serial loop and by every thread of the parallel pass.
+    func refresh(_ tree: DynamicTree) -> PendingUpdate {
+        if !bodyA.awake && !bodyB.awake { return .asleep }
+        if !tree.fatAABB(shapeA.proxyId).overlaps(tree.fatAABB(shapeB.proxyId)) { return .separated }
+        return update() ? .changed : .same
+    }
+
     /// Recomputes the manifold at the bodies' current transforms; returns whether touching changed.
     func update() -> Bool {
         let xfA = bodyA.xf, xfB = bodyB.xf

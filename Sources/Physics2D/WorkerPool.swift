@@ -145,13 +145,7 @@ final class NarrowPhaseStage: ParallelStage {
         unowned(unsafe) let tree = self.tree!
         for i in shareOf(0..<contacts.count, share, shares) {
             unowned(unsafe) let c = contacts[i]
-            if !c.bodyA.awake && !c.bodyB.awake {
-                c.pending = .asleep
-            } else if !tree.fatAABB(c.shapeA.proxyId).overlaps(tree.fatAABB(c.shapeB.proxyId)) {
-                c.pending = .separated
-            } else {
-                c.pending = c.update() ? .changed : .same
-            }
+            c.pending = c.refresh(tree)
         }
     }
 }

@@ -364,36 +364,21 @@ public final class World {
         var i = 0
         while i < contacts.count {
             unowned(unsafe) let c = contacts[i]  // the array keeps it alive; no retain
-            if parallel {
-                let found = c.pending
-                c.pending = .none
-                switch found {
-                case .separated:
-                    destroyContact(contacts[i])
-                    continue
-                case .same:
-                    i += 1
-                    continue
-                case .changed:
-                    if !c.isSensor { c.bodyA.wake(); c.bodyB.wake() }
-                    pendingEvents.append((c.touching, contactEvent(c, begin: c.touching)))
-                    i += 1
-                    continue
-                case .asleep, .none:
-                    break  // asleep then; a contact earlier in this loop may have woken a body since
-                }
-            }
-            // Nothing moves between two sleeping (or a sleeping and a static) bodies: keep it as is.
-            if !c.bodyA.awake && !c.bodyB.awake { i += 1; continue }
-            if !tree.fatAABB(c.shapeA.proxyId).overlaps(tree.fatAABB(c.shapeB.proxyId)) {
-                let strong = contacts[i]  // destroying it drops the array's reference
-                destroyContact(strong)
+            // A contact the threads found asleep is looked at again: a contact earlier in this
+            // loop may have woken one of its bodies since.
+            let found = parallel && c.pending != .asleep && c.pending != .none ? c.pending : c.refresh(tree)
+            c.pending = .none
+            switch found {
+            case .separated:
+                destroyContact(contacts[i])  // a strong reference: destroying it drops the array's
                 continue
-            }
-            if c.update() {
+            case .changed:
                 // A contact that starts or stops touching wakes both bodies (Box2D does the same).
                 if !c.isSensor { c.bodyA.wake(); c.bodyB.wake() }
                 pendingEvents.append((c.touching, contactEvent(c, begin: c.touching)))
+            case .asleep, .same, .none:
+                // Nothing moves between two sleeping (or a sleeping and a static) bodies.
+                break
             }
             i += 1
         }
