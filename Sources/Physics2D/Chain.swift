@@ -123,11 +123,11 @@ extension World {
 extension Collide {
     /// A chain segment A (one-sided, with ghost vertices) against circle B.
     static func chainCircle(_ seg: PolyRef, _ g: ChainGhosts, _ xfA: Transform,
-                            _ pB: Vec2, _ rB: Double, _ xfB: Transform) -> Manifold {
+                            _ pB: Vec2, _ rB: Double, _ xfB: Transform, margin: Double = 0) -> Manifold {
         let c = xfA.applyInverse(xfB.apply(pB))
         let v1 = seg.vertices[0], v2 = seg.vertices[1], n = seg.normals[0]
         let offset = dot(n, c - v1)
-        let r = PhysicsSettings.polygonRadius + rB
+        let r = PhysicsSettings.polygonRadius + rB + margin
         // One-sided: a centre behind the line does not collide.
         if offset < 0 || offset > r { return Manifold() }
         let e = v2 - v1
@@ -162,8 +162,8 @@ extension Collide {
     /// reference only when its normal is one the chain allows at this segment, otherwise the
     /// segment's own face is, so an internal vertex never pushes sideways.
     static func chainPolygon(_ seg: PolyRef, _ g: ChainGhosts, _ xfA: Transform,
-                             _ polyB: PolyRef, _ centroidB: Vec2, _ xfB: Transform) -> Manifold {
-        let totalR = 2 * PhysicsSettings.polygonRadius
+                             _ polyB: PolyRef, _ centroidB: Vec2, _ xfB: Transform, margin: Double = 0) -> Manifold {
+        let totalR = 2 * PhysicsSettings.polygonRadius + margin
         let v1 = seg.vertices[0], v2 = seg.vertices[1], n = seg.normals[0]
         if dot(n, xfA.applyInverse(xfB.apply(centroidB)) - v1) < 0 { return Manifold() }
         // B in A's frame.
@@ -182,9 +182,9 @@ extension Collide {
         if sepEdge > totalR || sepB > totalR { return Manifold() }
         if sepB > sepEdge + 0.1 * PhysicsSettings.linearSlop
             && allows(-q.apply(polyB.normals[edgeB]), seg, g) {
-            return clipped(reference: polyB, xfB, edge: edgeB, incident: seg, xfA, flip: true)
+            return clipped(reference: polyB, xfB, edge: edgeB, incident: seg, xfA, flip: true, margin: margin)
         }
-        return clipped(reference: seg, xfA, edge: 0, incident: polyB, xfB, flip: false)
+        return clipped(reference: seg, xfA, edge: 0, incident: polyB, xfB, flip: false, margin: margin)
     }
 
     /// Whether `m` (A's frame, pointing from the segment to the other shape) is a normal the

@@ -50,10 +50,11 @@ private let featureVertex: UInt32 = 0
 private let featureFace: UInt32 = 1
 
 enum Collide {
-    static func circles(_ pA: Vec2, _ rA: Double, _ xfA: Transform, _ pB: Vec2, _ rB: Double, _ xfB: Transform) -> Manifold {
+    static func circles(_ pA: Vec2, _ rA: Double, _ xfA: Transform, _ pB: Vec2, _ rB: Double, _ xfB: Transform,
+                        margin: Double = 0) -> Manifold {
         var m = Manifold()
         let a = xfA.apply(pA), b = xfB.apply(pB)
-        let r = rA + rB
+        let r = rA + rB + margin
         if distanceSquared(a, b) > r * r { return m }
         m.type = .circles
         m.localPoint = pA
@@ -63,10 +64,11 @@ enum Collide {
     }
 
     /// Polygon (or segment) A against circle B.
-    static func polygonCircle(_ poly: PolyRef, _ rA: Double, _ xfA: Transform, _ pB: Vec2, _ rB: Double, _ xfB: Transform) -> Manifold {
+    static func polygonCircle(_ poly: PolyRef, _ rA: Double, _ xfA: Transform, _ pB: Vec2, _ rB: Double, _ xfB: Transform,
+                              margin: Double = 0) -> Manifold {
         var m = Manifold()
         let c = xfA.applyInverse(xfB.apply(pB))
-        let r = rA + rB
+        let r = rA + rB + margin
         let v = poly.vertices, ns = poly.normals, n = poly.count
         var sep = -Double.greatestFiniteMagnitude
         var edge = 0
@@ -146,12 +148,13 @@ enum Collide {
     }
 
     /// Polygon/segment A against polygon/segment B: SAT for the reference face, then clip the incident edge.
-    static func polygons(_ polyA: PolyRef, _ xfA: Transform, _ polyB: PolyRef, _ xfB: Transform) -> Manifold {
-        let totalR = 2 * PhysicsSettings.polygonRadius
+    static func polygons(_ polyA: PolyRef, _ xfA: Transform, _ polyB: PolyRef, _ xfB: Transform,
+                         margin: Double = 0) -> Manifold {
+        let reach = 2 * PhysicsSettings.polygonRadius + margin
         let (edgeA, sepA) = maxSeparation(polyA, xfA, polyB, xfB)
-        if sepA > totalR { return Manifold() }
+        if sepA > reach { return Manifold() }
         let (edgeB, sepB) = maxSeparation(polyB, xfB, polyA, xfA)
-        if sepB > totalR { return Manifold() }
+        if sepB > reach { return Manifold() }
 
         let poly1: PolyRef, poly2: PolyRef, xf1: Transform, xf2: Transform, edge1: Int, flip: Bool
         if sepB > sepA + 0.1 * PhysicsSettings.linearSlop {
@@ -159,16 +162,17 @@ enum Collide {
         } else {
             poly1 = polyA; poly2 = polyB; xf1 = xfA; xf2 = xfB; edge1 = edgeA; flip = false
         }
-        return clipped(reference: poly1, xf1, edge: edge1, incident: poly2, xf2, flip: flip)
+        return clipped(reference: poly1, xf1, edge: edge1, incident: poly2, xf2, flip: flip, margin: margin)
     }
 
     /// The manifold with face `edge1` of `poly1` as the reference face: the incident edge of
-    /// `poly2` clipped against the face's side planes. `flip` says poly1 is shape B.
+    /// `poly2` clipped against the face's side planes. `flip` says poly1 is shape B. Points
+    /// whose skins are up to `margin` apart are kept (the soft step's speculative points).
     /// The second half of `polygons`, shared with the chain routines (inlined, so the
     /// polygon hot path does not pay a call).
     @inline(__always)
     static func clipped(reference poly1: PolyRef, _ xf1: Transform, edge edge1: Int,
-                        incident poly2: PolyRef, _ xf2: Transform, flip: Bool) -> Manifold {
+                        incident poly2: PolyRef, _ xf2: Transform, flip: Bool, margin: Double = 0) -> Manifold {
         let totalR = 2 * PhysicsSettings.polygonRadius
         // Incident edge: the edge of poly2 most anti-parallel to the reference normal.
         let refNormalIn2 = xf2.q.applyInverse(xf1.q.apply(poly1.normals[edge1]))
@@ -207,7 +211,7 @@ enum Collide {
         for k in 0..<2 {
             let cv = k == 0 ? d0 : d1
             let sep = dot(normal, cv.v) - front
-            if sep <= totalR {
+            if sep <= totalR + margin {
                 let p = ManifoldPoint(localPoint: xf2.applyInverse(cv.v), id: flip ? flipID(cv.id) : cv.id)
                 m[m.pointCount] = p
                 m.pointCount += 1

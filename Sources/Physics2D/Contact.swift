@@ -56,27 +56,34 @@ final class Contact {
     /// The narrow phase's look at this contact: nothing when both bodies are asleep (or one is
     /// static), "separated" when the fat boxes no longer overlap, otherwise the manifold is
     /// recomputed (`update`). Used by the serial loop and by every thread of the parallel pass.
-    func refresh(_ tree: DynamicTree) -> PendingUpdate {
+    func refresh(_ tree: DynamicTree, margin: Double) -> PendingUpdate {
         if !bodyA.awake && !bodyB.awake { return .asleep }
         if !tree.fatAABB(shapeA.proxyId).overlaps(tree.fatAABB(shapeB.proxyId)) { return .separated }
-        return update() ? .changed : .same
+        return update(margin: margin) ? .changed : .same
     }
 
     /// Recomputes the manifold at the bodies' current transforms; returns whether touching changed.
-    func update() -> Bool {
+    /// `margin`: points whose shapes are up to this far apart count (the soft step's
+    /// speculative distance; 0 for the legacy solver and for sensors, which report overlaps).
+    func update(margin: Double) -> Bool {
         let xfA = bodyA.xf, xfB = bodyB.xf
+        let margin = isSensor ? 0 : margin
         var m: Manifold
         switch kind {
         case .circles:
-            m = Collide.circles(shapeA.circleCenter, shapeA.radius, xfA, shapeB.circleCenter, shapeB.radius, xfB)
+            m = Collide.circles(shapeA.circleCenter, shapeA.radius, xfA, shapeB.circleCenter, shapeB.radius, xfB,
+                                margin: margin)
         case .polygonCircle:
-            m = Collide.polygonCircle(shapeA.coreRef, shapeA.radius, xfA, shapeB.circleCenter, shapeB.radius, xfB)
+            m = Collide.polygonCircle(shapeA.coreRef, shapeA.radius, xfA, shapeB.circleCenter, shapeB.radius, xfB,
+                                      margin: margin)
         case .polygons:
-            m = Collide.polygons(shapeA.coreRef, xfA, shapeB.coreRef, xfB)
+            m = Collide.polygons(shapeA.coreRef, xfA, shapeB.coreRef, xfB, margin: margin)
         case .chainCircle:
-            m = Collide.chainCircle(shapeA.coreRef, shapeA.ghosts!, xfA, shapeB.circleCenter, shapeB.radius, xfB)
+            m = Collide.chainCircle(shapeA.coreRef, shapeA.ghosts!, xfA, shapeB.circleCenter, shapeB.radius, xfB,
+                                    margin: margin)
         case .chainPolygon:
-            m = Collide.chainPolygon(shapeA.coreRef, shapeA.ghosts!, xfA, shapeB.coreRef, shapeB.circleCenter, xfB)
+            m = Collide.chainPolygon(shapeA.coreRef, shapeA.ghosts!, xfA, shapeB.coreRef, shapeB.circleCenter, xfB,
+                                     margin: margin)
         }
         let was = touching
         touching = m.pointCount > 0

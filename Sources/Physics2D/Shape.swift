@@ -39,6 +39,10 @@ public enum PhysicsSettings {
     public static let contactHertz = 30.0
     public static let contactDampingRatio = 10.0
     public static let contactPushMaxVelocity = 3.0
+    /// Soft step: shapes this close (m) already have contact points, so a contact the soft
+    /// solve has pushed to exactly touching (separation 0) stays (Box2D v3's speculative
+    /// distance, 4 × `linearSlop`); `World.speculativeDistance` starts at this.
+    public static let speculativeDistance = 4 * linearSlop
 }
 
 /// Collision filtering: two shapes collide when each one's category is in the

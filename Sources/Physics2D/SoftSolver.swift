@@ -91,6 +91,9 @@ struct SoftContactSolver {
     var overflow: [Int] = []
     /// Per colour, a bit per body: the bodies the colour already moves.
     var colourBits: [UInt64] = []
+    /// Walk the constraints backwards: the overflow list from its end, then the colours from
+    /// the last. The world turns this on every other step (see `World.solveSoft`).
+    var backwards = false
 
     /// Builds constraints from the touching, non-sensor contacts with an awake body.
     ///
@@ -152,15 +155,18 @@ struct SoftContactSolver {
     }
 
     /// Applies the accumulated impulses (at the start of every sub-step): the coloured
-    /// constraints, then the overflow.
+    /// constraints, then the overflow (the reverse when `backwards`).
     mutating func warmStart(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+        if backwards { warmStartOverflow(bodies) }
         warmStartWide(bodies)
-        warmStartOverflow(bodies)
+        if !backwards { warmStartOverflow(bodies) }
     }
 
     func warmStartOverflow(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+        let overflow = self.overflow, backwards = self.backwards
         constraints.withUnsafeBufferPointer { cs in
-            for k in overflow {
+            for i in 0..<overflow.count {
+                let k = overflow[backwards ? overflow.count - 1 - i : i]
                 let cc = cs[k]
                 let n = cc.normal, t = n.rightPerp
                 var vA = bodies[cc.a].v, wA = bodies[cc.a].w, vB = bodies[cc.b].v, wB = bodies[cc.b].w
@@ -182,16 +188,19 @@ struct SoftContactSolver {
     /// only the velocity is made non-approaching (relax). A gap still open is allowed to close
     /// within the sub-step (speculative contact) in both.
     /// The coloured constraints first (four at a time), then the overflow one at a time.
+    /// Backwards (see `backwards`): the overflow from its end, then the colours from the last.
     mutating func solve(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
+        if backwards { solveOverflow(bodies, invH: invH, useBias: useBias) }
         solveWide(bodies, invH: invH, useBias: useBias)
-        solveOverflow(bodies, invH: invH, useBias: useBias)
+        if !backwards { solveOverflow(bodies, invH: invH, useBias: useBias) }
     }
 
     mutating func solveOverflow(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
         let maxPush = PhysicsSettings.contactPushMaxVelocity
-        let overflow = self.overflow
+        let overflow = self.overflow, backwards = self.backwards
         constraints.withUnsafeMutableBufferPointer { cs in
-            for k in overflow {
+            for i in 0..<overflow.count {
+                let k = overflow[backwards ? overflow.count - 1 - i : i]
                 Self.solve(&cs[k], bodies, invH: invH, softness: cs[k].softness, useBias: useBias, maxPush: maxPush)
             }
         }

@@ -198,11 +198,11 @@ extension SoftContactSolver {
         s.totalNormalImpulse = p.totalNormalImpulse[lane]; s.totalTangentImpulse = p.totalTangentImpulse[lane]
     }
 
-    /// Warm start of the coloured constraints.
+    /// Warm start of the coloured constraints (the last colour first when `backwards`).
     mutating func warmStartWide(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
-        let count = widePairs.count
+        let count = widePairs.count, backwards = self.backwards
         withBundles { pairs, points0, points1 in
-            Self.warmStartBundles(0..<count, pairs, points0, points1, bodies)
+            Self.warmStartBundles(0..<count, pairs, points0, points1, bodies, backwards: backwards)
         }
     }
 
@@ -221,9 +221,11 @@ extension SoftContactSolver {
 
     static func warmStartBundles(_ range: Range<Int>, _ pairs: UnsafeMutablePointer<WidePair>?,
                                  _ points0: UnsafeMutablePointer<WidePoint>?, _ points1: UnsafeMutablePointer<WidePoint>?,
-                                 _ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+                                 _ bodies: UnsafeMutableBufferPointer<SolverBody>, backwards: Bool = false) {
         guard let pairs, let points0, let points1 else { return }
-        for j in range {
+        let first = backwards ? range.upperBound - 1 : range.lowerBound, stride = backwards ? -1 : 1
+        for i in 0..<range.count {
+            let j = first + i * stride
             let w = UnsafePointer(pairs + j)
             var A = WideBodies(w.pointee.a, bodies, positions: false)
             var B = WideBodies(w.pointee.b, bodies, positions: false)
@@ -248,18 +250,21 @@ extension SoftContactSolver {
 
     /// One pass over the coloured constraints, colour after colour (see `solve`).
     mutating func solveWide(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
-        let count = widePairs.count
+        let count = widePairs.count, backwards = self.backwards
         withBundles { pairs, points0, points1 in
-            Self.solveBundles(0..<count, pairs, points0, points1, bodies, invH: invH, useBias: useBias)
+            Self.solveBundles(0..<count, pairs, points0, points1, bodies, invH: invH, useBias: useBias, backwards: backwards)
         }
     }
 
     static func solveBundles(_ range: Range<Int>, _ pairs: UnsafeMutablePointer<WidePair>?,
                              _ points0: UnsafeMutablePointer<WidePoint>?, _ points1: UnsafeMutablePointer<WidePoint>?,
-                             _ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
+                             _ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool,
+                             backwards: Bool = false) {
         guard let pairs, let points0, let points1 else { return }
         let maxPush = PhysicsSettings.contactPushMaxVelocity
-        for j in range {
+        let first = backwards ? range.upperBound - 1 : range.lowerBound, stride = backwards ? -1 : 1
+        for i in 0..<range.count {
+            let j = first + i * stride
             solve(pairs + j, points0 + j, points1 + j, bodies, invH: invH, useBias: useBias, maxPush: maxPush)
         }
     }
@@ -429,10 +434,13 @@ final class SoftContactStage: ParallelStage {
         self.invH = invH
         self.useBias = useBias
         self.bodies = bodies
-        let bounds = solver.colourBundles
+        let bounds = solver.colourBundles, backwards = solver.backwards
         solver.withBundles { pairs, points0, points1 in
             self.pairs = pairs; self.points0 = points0; self.points1 = points1
-            for c in 0..<SoftContactSolver.colourCount where bounds[c] < bounds[c + 1] {
+            let colours = SoftContactSolver.colourCount
+            for i in 0..<colours {
+                let c = backwards ? colours - 1 - i : i
+                guard bounds[c] < bounds[c + 1] else { continue }
                 range = bounds[c]..<bounds[c + 1]
                 if range.count < minimumBundles { work(share: 0, of: 1) } else { pool.run(self) }
             }

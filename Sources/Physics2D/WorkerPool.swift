@@ -139,13 +139,14 @@ final class NarrowPhaseStage: ParallelStage {
     static let minimumContacts = 256
     var contacts: [Contact] = []
     unowned(unsafe) var tree: DynamicTree?
+    var margin = 0.0
 
     func work(share: Int, of shares: Int) {
         let contacts = self.contacts
         unowned(unsafe) let tree = self.tree!
         for i in shareOf(0..<contacts.count, share, shares) {
             unowned(unsafe) let c = contacts[i]
-            c.pending = c.refresh(tree)
+            c.pending = c.refresh(tree, margin: margin)
         }
     }
 }

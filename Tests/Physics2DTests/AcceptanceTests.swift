@@ -81,6 +81,11 @@ import Testing
         let stack = try #require(report.stack)
         #expect(report.finite && !stack.fell && stack.movedCount == 0)
         #expect(stack.maxHorizontalDisplacement < 0.1 && stack.maxDrop < 0.01)
+        if solver == .softStep {
+            // Issue 25: no more sideways drift than Box2D 3.1.1 on this scene (0.046 m, `make
+            // bench-physics`). The soft step walks its colours backwards every other step for it.
+            #expect(stack.maxHorizontalDisplacement <= 0.046, "\(stack.maxHorizontalDisplacement) m")
+        }
         // What remains is the rise from the 0.01 m skins: at most a skin pair (0.02 m) per gap
         // under the top box, 19 gaps.
         #expect(stack.maxDisplacement <= 19 * 2 * PhysicsSettings.polygonRadius)

@@ -41,7 +41,12 @@ import Testing
         #expect(last.bodyA === ground && last.bodyB === box)            // the ground's box came first
         #expect(abs(last.normal.x) < 1e-9 && abs(last.normal.y - 1) < 1e-9)   // from A (ground) to B (box)
         #expect(last.points.count == 2)
-        #expect(last.points.allSatisfy { abs($0.tangentImpulse) < 1e-9 && $0.normalImpulse > 0 })
+        #expect(last.points.allSatisfy { $0.normalImpulse > 0 })
+        // No friction on a box at rest: nothing pushes it sideways. (The soft step keeps the
+        // contact from the first step on, so static friction may hold a tension from the
+        // landing, equal and opposite at the two corners: 2e-7 N·s against 0.17 N·s.)
+        #expect(abs(last.points.reduce(0) { $0 + $1.tangentImpulse }) < 1e-9)
+        #expect(last.points.allSatisfy { abs($0.tangentImpulse) < 1e-5 * $0.normalImpulse })
         #expect(last.points.allSatisfy { abs($0.point.y) < 0.02 && abs(abs($0.point.x) - 0.5) < 0.02 })
         #expect(abs(last.maxNormalImpulse - weightImpulse / 2) < 0.01 * weightImpulse)   // split between the corners
     }
