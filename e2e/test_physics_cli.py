@@ -102,15 +102,18 @@ def test_bad_scenes_are_refused_with_a_reason(tmp_path):
     assert missing.returncode != 0 and missing.stderr.strip()
 
 
-def test_the_soft_step_solver_is_selectable_and_bad_choices_are_refused(tmp_path):
+def test_the_soft_step_is_the_default_the_legacy_solver_is_selectable_and_bad_choices_are_refused(tmp_path):
     path = tmp_path / "pyramid5.json"
     path.write_text(json.dumps(scene("pyramid5", pyramid(5), {"kind": "stack", "settle_steps": 120, "fall_threshold": 0.5})))
-    legacy = json.loads(run(path, "--json").stdout.strip().splitlines()[-1])
+    legacy = json.loads(run(path, "--json", "--solver", "legacy").stdout.strip().splitlines()[-1])
     soft = run(path, "--json", "--solver", "soft-step", "--substeps", "4")
     assert soft.returncode == 0, soft.stderr
     report = json.loads(soft.stdout.strip().splitlines()[-1])
     assert report["solver"].startswith("Box2D v3 structure (soft step): 1 thread, 4 sub-steps")
     assert legacy["solver"].startswith("Box2D 2.x structure")
+    # Without --solver: the soft step, 4 sub-steps (issue 25).
+    default = json.loads(run(path, "--json").stdout.strip().splitlines()[-1])
+    assert default["solver"] == report["solver"] and default["stability"] == report["stability"]
     stability = report["stability"]
     assert stability["finite"] and not stability["fell"] and stability["max_horizontal_displacement_m"] < 0.1
     # A different solver gives different trajectories (it really ran).
@@ -118,7 +121,7 @@ def test_the_soft_step_solver_is_selectable_and_bad_choices_are_refused(tmp_path
     for args, needle in ((["--solver", "box2d"], "solver"), (["--solver", "soft-step", "--substeps", "0"], "substeps"),
                          (["--solver", "soft-step", "--workers", "0"], "workers"),
                          (["--solver", "soft-step", "--workers", "65"], "workers"),
-                         (["--workers", "2"], "--workers needs --solver soft-step")):
+                         (["--solver", "legacy", "--workers", "2"], "--workers needs the soft-step solver")):
         bad = run(path, *args)
         assert bad.returncode != 0 and needle in bad.stderr
 

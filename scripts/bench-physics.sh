@@ -47,8 +47,8 @@ if [ "${LARGE_SCENES:-1}" != 0 ]; then
     python3 scripts/physics_scenes.py "$work/scenes-large" >/dev/null
     scenes+=("$work/scenes-large/pyramid100.json" "$work/scenes-large/pile5000.json")
 fi
-engines=(--engine swift="$bin physics run {scene} --json")
-# Issue 25's soft-step solver, beside the legacy one until it becomes the default (SOFT=0: off).
+engines=(--engine swift="$bin physics run {scene} --json --solver legacy")
+# Issue 25's soft-step solver (the CLI's default), beside the legacy one (SOFT=0: off).
 if [ "${SOFT:-1}" != 0 ]; then
     engines+=(--engine swift_soft="$bin physics run {scene} --json --solver soft-step")
     # ... and on 2 threads (the world's worker pool), for the wall-time figure beside Box2D v3's.

@@ -30,11 +30,11 @@ struct PhysicsCommand: ParsableCommand {
         @Option(help: "Override the scene's step count.") var steps: Int?
         @Option(help: "Override the scene's warm-up step count.") var warmup: Int?
         @Flag(help: "Print one JSON object on the last line.") var json = false
-        @Option(help: "The contact solver: legacy (Box2D 2.x structure, the default for now) or soft-step (Box2D v3's structure; docs/physics.md).")
-        var solver: SolverChoice = .legacy
+        @Option(help: "The contact solver: soft-step (Box2D v3's structure, the default; docs/physics.md) or legacy (Box2D 2.x structure, what the games' replay logs were recorded with).")
+        var solver: SolverChoice = .softStep
         @Option(help: "Sub-steps per step of the soft-step solver (Box2D v3's default, 4; the legacy solver ignores it).")
         var substeps: Int = 4
-        @Option(help: "Threads solving the soft step's contacts (1-64; the caller and N-1 workers; the same results for any N). Needs --solver soft-step.")
+        @Option(help: "Threads solving the soft step's contacts (1-64; the caller and N-1 workers; the same results for any N). Not with --solver legacy.")
         var workers: Int = 1
 
         enum SolverChoice: String, ExpressibleByArgument, CaseIterable {
@@ -46,7 +46,7 @@ struct PhysicsCommand: ParsableCommand {
             if substeps < 1 || substeps > 64 { throw ValidationError("--substeps must be between 1 and 64") }
             if workers < 1 || workers > 64 { throw ValidationError("--workers must be between 1 and 64") }
             if workers > 1 && solver != .softStep {
-                throw ValidationError("--workers needs --solver soft-step (the legacy solver runs on one thread)")
+                throw ValidationError("--workers needs the soft-step solver (the legacy solver runs on one thread)")
             }
             if let steps, steps < 0 { throw ValidationError("--steps must be >= 0") }
             if let warmup, warmup < 0 { throw ValidationError("--warmup must be >= 0") }
