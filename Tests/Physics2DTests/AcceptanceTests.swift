@@ -122,14 +122,15 @@ import Testing
         }
     }
 
-    @Test func subSteppedFreeFallMatchesClosedForm() {
-        // Legacy solver only: see docs/physics.md, "Soft step".
+    @Test(arguments: SolverKind.allCases) func subSteppedFreeFallMatchesClosedForm(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -g))
+        world.solverKind = solver
         let body = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 100)))
         world.createShape(on: body, ShapeDef(.circle(center: .zero, radius: 0.5)))
         let n = 8, steps = 60
         for _ in 0..<steps { world.step(dt, subSteps: n) }
-        let h = dt / Double(n), k = Double(n * steps)
+        // The soft step sub-steps each of the eight again.
+        let h = dt / Double(n * integrations(world)), k = Double(n * steps * integrations(world))
         // Semi-implicit Euler with step h: y = y0 − g·h²·k(k+1)/2, v = −g·h·k.
         #expect(abs(body.position.y - (100 - g * h * h * k * (k + 1) / 2)) < 1e-9)
         #expect(abs(body.linearVelocity.y + g * 1.0) < 1e-9)

@@ -1,6 +1,11 @@
 @testable import Physics2D
 
 /// A world with a static ground box whose top is at y = 0.
+/// How many times per step the world's solver integrates: the soft step's sub-steps, or 1.
+/// Both integrate semi-implicitly (v += a·h, then x += v·h), so a closed form in h = dt / k over
+/// k steps per step holds for either.
+func integrations(_ world: World) -> Int { world.solverKind == .softStep ? world.softSubSteps : 1 }
+
 func worldWithGround(gravity: Vec2 = Vec2(0, -10), friction: Double = 0.6, restitution: Double = 0) -> (World, Body) {
     let world = World(gravity: gravity)
     let ground = world.createBody(BodyDef(type: .static, position: Vec2(0, -0.5)))

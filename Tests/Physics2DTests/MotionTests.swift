@@ -6,16 +6,18 @@ import Testing
 @Suite struct MotionTests {
     let dt = 1.0 / 60
 
-    @Test func freeFallMatchesClosedForm() {
-        // Legacy solver only: see docs/physics.md, "Soft step".
+    @Test(arguments: SolverKind.allCases) func freeFallMatchesClosedForm(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -10))
+        world.solverKind = solver
         let body = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 100)))
         world.createShape(on: body, ShapeDef(.circle(center: .zero, radius: 0.5)))
         let n = 120
         for _ in 0..<n { world.step(dt) }
         let t = Double(n) * dt
-        // Semi-implicit Euler: v_n = g·n·dt, y_n = y0 + g·dt²·n(n+1)/2.
-        let discreteY = 100 - 10 * dt * dt * Double(n * (n + 1)) / 2
+        // Semi-implicit Euler in steps of h (dt, or dt / 4 with the soft step's sub-steps):
+        // after k of them v = g·k·h, y = y0 + g·h²·k(k+1)/2.
+        let h = dt / Double(integrations(world)), k = n * integrations(world)
+        let discreteY = 100 - 10 * h * h * Double(k * (k + 1)) / 2
         #expect(abs(body.position.y - discreteY) < 1e-9)
         #expect(abs(body.linearVelocity.y - (-10 * t)) < 1e-9)
         // Within the integrator's first-order error (g·dt·t/2) of y0 − g t²/2.
@@ -24,24 +26,25 @@ import Testing
         #expect(body.position.x == 0)
     }
 
-    @Test func projectileMatchesClosedForm() {
-        // Legacy solver only: see docs/physics.md, "Soft step".
+    @Test(arguments: SolverKind.allCases) func projectileMatchesClosedForm(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -9.81))
+        world.solverKind = solver
         let body = world.createBody(BodyDef(type: .dynamic, linearVelocity: Vec2(3, 12)))
         world.createShape(on: body, ShapeDef(.box(halfWidth: 0.1, halfHeight: 0.1)))
         let n = 90
         for _ in 0..<n { world.step(dt) }
         let t = Double(n) * dt
         #expect(abs(body.position.x - 3 * t) < 1e-9)
-        let discreteY = 12 * t - 9.81 * dt * dt * Double(n * (n + 1)) / 2
+        let h = dt / Double(integrations(world)), k = n * integrations(world)
+        let discreteY = 12 * t - 9.81 * h * h * Double(k * (k + 1)) / 2
         #expect(abs(body.position.y - discreteY) < 1e-9)
         #expect(abs(body.position.y - (12 * t - 0.5 * 9.81 * t * t)) <= 0.5 * 9.81 * dt * t + 1e-9)
         #expect(abs(body.angle) < 1e-12)
     }
 
-    @Test func gravityScaleAndDamping() {
-        // Legacy solver only: see docs/physics.md, "Soft step".
+    @Test(arguments: SolverKind.allCases) func gravityScaleAndDamping(_ solver: SolverKind) {
         let world = World(gravity: Vec2(0, -10))
+        world.solverKind = solver
         let floating = world.createBody(BodyDef(type: .dynamic, gravityScale: 0))
         world.createShape(on: floating, ShapeDef(.circle(center: .zero, radius: 0.5)))
         let damped = world.createBody(BodyDef(type: .dynamic, position: Vec2(10, 0), linearVelocity: Vec2(5, 0),
@@ -49,8 +52,9 @@ import Testing
         world.createShape(on: damped, ShapeDef(.circle(center: .zero, radius: 0.5)))
         for _ in 0..<60 { world.step(dt) }
         #expect(floating.position == .zero)
-        // v ← v / (1 + dt·c) each step.
-        let expected = 5 * pow(1 / (1 + dt), 60)
+        // v ← v / (1 + h·c) each integration (h = dt, or dt / 4 with the soft step).
+        let h = dt / Double(integrations(world))
+        let expected = 5 * pow(1 / (1 + h), Double(60 * integrations(world)))
         #expect(abs(damped.linearVelocity.x - expected) < 1e-12)
     }
 
