@@ -15,6 +15,7 @@
 #   LARGE_SCENES=0 make bench-physics       # the four harness scenes only
 #   WORKERS=0 make bench-physics            # without the 2-worker runs (Box2D 3.1.1 and Physics2D)
 #   SOFT=0 make bench-physics               # without the soft-step solver (quintet physics run --solver soft-step)
+#   CHAIN=0 make bench-physics              # without Box2D 3.1.1's 50-link chain (Benchmarks/physics/box2d3_chain.cpp)
 #   STEPS=30 BENCH_NO_RESULT=1 ...          # trying the script: every scene cut to 30 steps
 #
 # The harness is run, not copied into the project: it is copied to a temporary folder
@@ -69,6 +70,19 @@ fi
 out=$work/results
 python3 "$work/run_all.py" --repeat "$repeat" --out "$out" ${STEPS:+--steps "$STEPS"} --scenes "${scenes[@]}" "${engines[@]}"
 cat "$out/summary.md"
+# Issue 25's chain: 50 links on revolute joints holding a 100 kg box, in Box2D 3.1.1
+# (Benchmarks/physics/box2d3_chain.cpp); SoftStepTests holds Physics2D's soft step to its figures.
+rm -f "$out/chain.json"
+if [ "${CHAIN:-1}" != 0 ]; then
+    v3=$work/build/box2d3
+    [ -f "$v3/lib64/libbox2d.a" ] || (cd "$work" && ./build_v3.sh)
+    c=$work/build/box2d3_chain
+    if [ ! -x "$c" ] || [ Benchmarks/physics/box2d3_chain.cpp -nt "$c" ]; then
+        g++ -O2 -std=c++17 -Wall -Wextra -I"$v3/include" -o "$c" \
+            Benchmarks/physics/box2d3_chain.cpp "$v3/lib64/libbox2d.a" -lpthread -lm
+    fi
+    "$c" | tee "$out/chain.json"
+fi
 python3 - "$out/results.jsonl" "$repeat" <<'PY'
 import collections, json, statistics, sys
 sys.path.insert(0, "scripts")
@@ -163,6 +177,11 @@ if any(e == WORKERS for _, e in wmed):
     params["box2d3_workers"] = 2
 if os.environ.get("STEPS"):
     params["steps_override"] = int(os.environ["STEPS"])
+chain = os.path.join(os.path.dirname(sys.argv[1]), "chain.json")
+if os.path.exists(chain):
+    c = json.load(open(chain))
+    for key in ("max_gap_m", "max_joint_gap_m", "end_box_drop_m"):
+        figures[f"chain50_box2d3_{key}"] = figure(c[key], "m", "Box2D 3.1.1 (Benchmarks/physics/box2d3_chain.cpp)")
 bench_result.write("physics", parameters=params,
                    figures=figures, ratios=ratios)
 PY

@@ -133,6 +133,42 @@ import Testing
         }
     }
 
+    /// Issue 25: a 50-link chain of revolute joints holding a heavy box stretches no more than in
+    /// Box2D 3.1.1. The scene of Benchmarks/physics/box2d3_chain.cpp (1 kg links 0.5 m long, a
+    /// 100 kg box, released horizontally, 600 steps; nothing collides); Box2D 3.1.1's figures,
+    /// printed by that program (`make bench-physics` builds and runs it): the joints' gaps add up
+    /// to at most 4.562 m at the worst step, and no single joint opens more than 0.0985 m.
+    /// (The legacy solver's chain comes apart under this load: 431 m.)
+    @Test func fiftyLinkChainStretchesNoMoreThanBox2D3() {
+        let world = World(gravity: Vec2(0, -10))
+        world.solverKind = .softStep
+        let anchor = world.createBody(BodyDef(type: .static, position: Vec2(0, 30)))
+        var previous = anchor
+        var joints: [RevoluteJoint] = []
+        for i in 0...50 {
+            let box = i == 50, x = 0.5 * Double(i)
+            let body = world.createBody(BodyDef(type: .dynamic, position: Vec2(x + (box ? 0.5 : 0.25), 30)))
+            world.createShape(on: body, ShapeDef(box ? .box(halfWidth: 0.5, halfHeight: 0.5) : .box(halfWidth: 0.25, halfHeight: 0.05),
+                                                 density: box ? 100 : 20, filter: Filter(groupIndex: -1)))
+            joints.append(world.createRevoluteJoint(RevoluteJointDef(bodyA: previous, bodyB: body, anchor: Vec2(x, 30))))
+            previous = body
+        }
+        var worstSum = 0.0, worstJoint = 0.0
+        for _ in 0..<600 {
+            world.step(dt)
+            var sum = 0.0
+            for j in joints {
+                let gap = (j.anchorA - j.anchorB).length
+                sum += gap
+                worstJoint = max(worstJoint, gap)
+            }
+            worstSum = max(worstSum, sum)
+        }
+        #expect(worstSum <= 4.562, "the joints' gaps add up to \(worstSum) m")
+        #expect(worstJoint <= 0.0985, "one joint opens \(worstJoint) m")
+        #expect(previous.position.y < 30 - 10)   // it really swung down
+    }
+
     @Test func sameStepsGiveTheSameBytes() {
         func run() -> [Double] {
             let (world, _) = worldWithGround()
