@@ -15,7 +15,7 @@
 #   LARGE_SCENES=0 make bench-physics       # the four harness scenes only
 #   WORKERS=0 make bench-physics            # without the 2-worker runs (Box2D 3.1.1 and Physics2D)
 #   SOFT=0 make bench-physics               # without the soft-step solver (quintet physics run --solver soft-step)
-#   CHAIN=0 make bench-physics              # without Box2D 3.1.1's 50-link chain (Benchmarks/physics/box2d3_chain.cpp)
+#   CHAIN=0 make bench-physics              # without Box2D 3.1.1's 50-link chain and 20-box column (box2d3_chain.cpp, box2d3_column.cpp)
 #   STEPS=30 BENCH_NO_RESULT=1 ...          # trying the script: every scene cut to 30 steps
 #
 # The harness is run, not copied into the project: it is copied to a temporary folder
@@ -72,7 +72,7 @@ python3 "$work/run_all.py" --repeat "$repeat" --out "$out" ${STEPS:+--steps "$ST
 cat "$out/summary.md"
 # Issue 25's chain: 50 links on revolute joints holding a 100 kg box, in Box2D 3.1.1
 # (Benchmarks/physics/box2d3_chain.cpp); SoftStepTests holds Physics2D's soft step to its figures.
-rm -f "$out/chain.json"
+rm -f "$out/chain.json" "$out/column.jsonl"
 if [ "${CHAIN:-1}" != 0 ]; then
     v3=$work/build/box2d3
     [ -f "$v3/lib64/libbox2d.a" ] || (cd "$work" && ./build_v3.sh)
@@ -82,6 +82,13 @@ if [ "${CHAIN:-1}" != 0 ]; then
             Benchmarks/physics/box2d3_chain.cpp "$v3/lib64/libbox2d.a" -lpthread -lm
     fi
     "$c" | tee "$out/chain.json"
+    # ... and its 20-box column with densities alternating 1:RATIO (Benchmarks/physics/box2d3_column.cpp).
+    k=$work/build/box2d3_column
+    if [ ! -x "$k" ] || [ Benchmarks/physics/box2d3_column.cpp -nt "$k" ]; then
+        g++ -O2 -std=c++17 -Wall -Wextra -I"$v3/include" -o "$k" \
+            Benchmarks/physics/box2d3_column.cpp "$v3/lib64/libbox2d.a" -lpthread -lm
+    fi
+    for ratio in 1 10 100; do "$k" "$ratio"; done | tee "$out/column.jsonl"
 fi
 python3 - "$out/results.jsonl" "$repeat" <<'PY'
 import collections, json, statistics, sys
@@ -182,6 +189,13 @@ if os.path.exists(chain):
     c = json.load(open(chain))
     for key in ("max_gap_m", "max_joint_gap_m", "end_box_drop_m"):
         figures[f"chain50_box2d3_{key}"] = figure(c[key], "m", "Box2D 3.1.1 (Benchmarks/physics/box2d3_chain.cpp)")
+column = os.path.join(os.path.dirname(sys.argv[1]), "column.jsonl")
+if os.path.exists(column):
+    for line in open(column):
+        c = json.loads(line)
+        for key in ("max_dx_m", "top_drop_m"):
+            figures[f"column20_ratio{int(c['ratio'])}_box2d3_{key}"] = figure(
+                c[key], "m", "Box2D 3.1.1 (Benchmarks/physics/box2d3_column.cpp)")
 bench_result.write("physics", parameters=params,
                    figures=figures, ratios=ratios)
 PY

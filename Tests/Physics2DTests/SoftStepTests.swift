@@ -42,6 +42,28 @@ import Testing
         }
     }
 
+    /// Issue 25's 1:100 column: densities alternating 1 and 100. The soft step keeps it upright
+    /// and in order (Box2D 3.1.1 topples this column at 1:1, 1:10 and 1:100 alike:
+    /// Benchmarks/physics/box2d3_column.cpp, 6–15 m sideways), but it does not stand at its
+    /// height: the light boxes' soft contacts give under a hundred times their mass and the
+    /// column sinks 2.5 m into itself (docs/physics.md; not met, so not asserted here).
+    @Test func columnOfOneToAHundredStaysUprightAndInOrder() {
+        let (world, _) = worldWithGround()
+        world.solverKind = .softStep
+        world.allowSleep = false
+        var boxes: [Body] = []
+        for i in 0..<20 {
+            let b = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, 0.5 + Double(i))))
+            world.createShape(on: b, ShapeDef(.box(halfWidth: 0.5, halfHeight: 0.5), density: i % 2 == 0 ? 1 : 100, friction: 0.6))
+            boxes.append(b)
+        }
+        for _ in 0..<600 { world.step(dt) }
+        for (i, b) in boxes.enumerated() {
+            #expect(abs(b.position.x) < 0.01 && abs(b.angle) < 0.01, "box \(i) at \(b.position), angle \(b.angle)")
+            if i > 0 { #expect(b.position.y > boxes[i - 1].position.y + 0.5, "box \(i) sank through box \(i - 1)") }
+        }
+    }
+
     /// A ball dropped on the ground with restitution e rebounds at e times its impact speed:
     /// the soft step applies restitution after the sub-steps, from the approach speed.
     @Test func restitutionReturnsTheApproachSpeedTimesE() {
