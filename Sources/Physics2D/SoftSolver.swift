@@ -154,19 +154,45 @@ struct SoftContactSolver {
         }
     }
 
-    /// Applies the accumulated impulses (at the start of every sub-step): the coloured
-    /// constraints, then the overflow (the reverse when `backwards`).
-    mutating func warmStart(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
-        if backwards { warmStartOverflow(bodies) }
-        warmStartWide(bodies)
-        if !backwards { warmStartOverflow(bodies) }
+    /// The two kinds of pass over the contacts in a sub-step.
+    enum Pass { case warmStart, solve }
+
+    /// One pass over every constraint: the coloured ones by `coloured` (the bundles here, or
+    /// the worker pool's stage), and the overflow one at a time after them — before them when
+    /// walking `backwards`. The only place that order is decided.
+    @inline(__always)
+    mutating func pass(_ kind: Pass, _ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double = 0,
+                       useBias: Bool = false, coloured: (inout SoftContactSolver) -> Void) {
+        if backwards { overflowPass(kind, bodies, invH: invH, useBias: useBias) }
+        coloured(&self)
+        if !backwards { overflowPass(kind, bodies, invH: invH, useBias: useBias) }
     }
 
-    func warmStartOverflow(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+    /// Applies the accumulated impulses (at the start of every sub-step), on this thread.
+    mutating func warmStart(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+        pass(.warmStart, bodies) { $0.warmStartWide(bodies) }
+    }
+
+    /// One solve pass on this thread. With `useBias` an overlap is pushed out softly; without,
+    /// only the velocity is made non-approaching (relax). A gap still open is allowed to close
+    /// within the sub-step (speculative contact) in both.
+    mutating func solve(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
+        pass(.solve, bodies, invH: invH, useBias: useBias) { $0.solveWide(bodies, invH: invH, useBias: useBias) }
+    }
+
+    private mutating func overflowPass(_ kind: Pass, _ bodies: UnsafeMutableBufferPointer<SolverBody>,
+                                       invH: Double, useBias: Bool) {
+        switch kind {
+        case .warmStart: warmStartOverflow(bodies)
+        case .solve: solveOverflow(bodies, invH: invH, useBias: useBias)
+        }
+    }
+
+    private func warmStartOverflow(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {
         let overflow = self.overflow, backwards = self.backwards
         constraints.withUnsafeBufferPointer { cs in
             for i in 0..<overflow.count {
-                let k = overflow[backwards ? overflow.count - 1 - i : i]
+                let k = overflow[walkIndex(i, overflow.count, backwards: backwards)]
                 let cc = cs[k]
                 let n = cc.normal, t = n.rightPerp
                 var vA = bodies[cc.a].v, wA = bodies[cc.a].w, vB = bodies[cc.b].v, wB = bodies[cc.b].w
@@ -184,23 +210,12 @@ struct SoftContactSolver {
         }
     }
 
-    /// One pass over the contacts. With `useBias` an overlap is pushed out softly; without,
-    /// only the velocity is made non-approaching (relax). A gap still open is allowed to close
-    /// within the sub-step (speculative contact) in both.
-    /// The coloured constraints first (four at a time), then the overflow one at a time.
-    /// Backwards (see `backwards`): the overflow from its end, then the colours from the last.
-    mutating func solve(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
-        if backwards { solveOverflow(bodies, invH: invH, useBias: useBias) }
-        solveWide(bodies, invH: invH, useBias: useBias)
-        if !backwards { solveOverflow(bodies, invH: invH, useBias: useBias) }
-    }
-
-    mutating func solveOverflow(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
+    private mutating func solveOverflow(_ bodies: UnsafeMutableBufferPointer<SolverBody>, invH: Double, useBias: Bool) {
         let maxPush = PhysicsSettings.contactPushMaxVelocity
         let overflow = self.overflow, backwards = self.backwards
         constraints.withUnsafeMutableBufferPointer { cs in
             for i in 0..<overflow.count {
-                let k = overflow[backwards ? overflow.count - 1 - i : i]
+                let k = overflow[walkIndex(i, overflow.count, backwards: backwards)]
                 Self.solve(&cs[k], bodies, invH: invH, softness: cs[k].softness, useBias: useBias, maxPush: maxPush)
             }
         }

@@ -74,6 +74,9 @@ struct WideBodies {
     }
 }
 
+/// The i-th of the indices `0..<count`, walked forwards, or backwards (from `count - 1`).
+@inline(__always) func walkIndex(_ i: Int, _ count: Int, backwards: Bool) -> Int { backwards ? count - 1 - i : i }
+
 @inline(__always) private func wideMax(_ a: Wide, _ b: Wide) -> Wide { a.replacing(with: b, where: b .>= a) }
 @inline(__always) private func wideMin(_ a: Wide, _ b: Wide) -> Wide { a.replacing(with: b, where: b .< a) }
 
@@ -223,9 +226,8 @@ extension SoftContactSolver {
                                  _ points0: UnsafeMutablePointer<WidePoint>?, _ points1: UnsafeMutablePointer<WidePoint>?,
                                  _ bodies: UnsafeMutableBufferPointer<SolverBody>, backwards: Bool = false) {
         guard let pairs, let points0, let points1 else { return }
-        let first = backwards ? range.upperBound - 1 : range.lowerBound, stride = backwards ? -1 : 1
         for i in 0..<range.count {
-            let j = first + i * stride
+            let j = range.lowerBound + walkIndex(i, range.count, backwards: backwards)
             let w = UnsafePointer(pairs + j)
             var A = WideBodies(w.pointee.a, bodies, positions: false)
             var B = WideBodies(w.pointee.b, bodies, positions: false)
@@ -262,9 +264,8 @@ extension SoftContactSolver {
                              backwards: Bool = false) {
         guard let pairs, let points0, let points1 else { return }
         let maxPush = PhysicsSettings.contactPushMaxVelocity
-        let first = backwards ? range.upperBound - 1 : range.lowerBound, stride = backwards ? -1 : 1
         for i in 0..<range.count {
-            let j = first + i * stride
+            let j = range.lowerBound + walkIndex(i, range.count, backwards: backwards)
             solve(pairs + j, points0 + j, points1 + j, bodies, invH: invH, useBias: useBias, maxPush: maxPush)
         }
     }
@@ -404,8 +405,7 @@ extension SoftContactSolver {
 /// between the workers (a colour's constraints move different bodies, so the split does not
 /// change a bit).
 final class SoftContactStage: ParallelStage {
-    enum Kind { case warmStart, solve }
-    var kind = Kind.solve
+    var kind = SoftContactSolver.Pass.solve
     var range = 0..<0
     var invH = 0.0
     var useBias = true
@@ -427,8 +427,9 @@ final class SoftContactStage: ParallelStage {
         }
     }
 
-    /// Runs `kind` over every colour's bundles in colour order.
-    func run(_ kind: Kind, _ solver: inout SoftContactSolver, _ bodies: UnsafeMutableBufferPointer<SolverBody>,
+    /// Runs `kind` over every colour's bundles in colour order (the last colour first when
+    /// the solver walks backwards).
+    func run(_ kind: SoftContactSolver.Pass, _ solver: inout SoftContactSolver, _ bodies: UnsafeMutableBufferPointer<SolverBody>,
              invH: Double, useBias: Bool, pool: WorkerPool) {
         self.kind = kind
         self.invH = invH
@@ -439,7 +440,7 @@ final class SoftContactStage: ParallelStage {
             self.pairs = pairs; self.points0 = points0; self.points1 = points1
             let colours = SoftContactSolver.colourCount
             for i in 0..<colours {
-                let c = backwards ? colours - 1 - i : i
+                let c = walkIndex(i, colours, backwards: backwards)
                 guard bounds[c] < bounds[c + 1] else { continue }
                 range = bounds[c]..<bounds[c + 1]
                 if range.count < minimumBundles { work(share: 0, of: 1) } else { pool.run(self) }

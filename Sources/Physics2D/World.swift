@@ -544,9 +544,9 @@ public final class World {
                     sb[k].v = v; sb[k].w = w
                 }
                 for j in joints { j.prepare(sb, dt: h, warmStart: warm || step > 0) }
-                if warm || step > 0 { contactPass(true, &solver, sb) }
+                if warm || step > 0 { contactPass(.warmStart, &solver, sb) }
                 for j in joints { j.solveVelocity(sb) }
-                contactPass(false, &solver, sb, invH: invH, useBias: true)
+                contactPass(.solve, &solver, sb, invH: invH, useBias: true)
                 for k in 0..<sb.count where !isStatic[k] {
                     let v = sb[k].v, w = sb[k].w
                     sb[k].c += h * v
@@ -562,7 +562,7 @@ public final class World {
                     if done { break }
                 }
                 for j in joints { j.solveVelocity(sb) }
-                contactPass(false, &solver, sb, invH: invH, useBias: false)
+                contactPass(.solve, &solver, sb, invH: invH, useBias: false)
                 if reportImpulses { solver.accumulateTotals() }
             }
             solver.unloadWide()
@@ -572,24 +572,24 @@ public final class World {
         }
     }
 
-    /// One pass of the soft step over the contacts, the warm start or a solve: on the worker
-    /// pool when there is one. The overflow constraints come after the colours, or before them
-    /// when the solver walks backwards.
+    /// One pass of the soft step over the contacts, the warm start or a solve: the coloured
+    /// constraints on the worker pool when there is one (the solver places the overflow).
     @inline(__always)
-    private func contactPass(_ warmStart: Bool, _ solver: inout SoftContactSolver,
+    private func contactPass(_ kind: SoftContactSolver.Pass, _ solver: inout SoftContactSolver,
                              _ sb: UnsafeMutableBufferPointer<SolverBody>, invH: Double = 0, useBias: Bool = false) {
         #if !hasFeature(Embedded)
         if let pool {
-            let overflow = { (solver: inout SoftContactSolver) in
-                if warmStart { solver.warmStartOverflow(sb) } else { solver.solveOverflow(sb, invH: invH, useBias: useBias) }
+            let stage = contactStage
+            solver.pass(kind, sb, invH: invH, useBias: useBias) {
+                stage.run(kind, &$0, sb, invH: invH, useBias: useBias, pool: pool)
             }
-            if solver.backwards { overflow(&solver) }
-            contactStage.run(warmStart ? .warmStart : .solve, &solver, sb, invH: invH, useBias: useBias, pool: pool)
-            if !solver.backwards { overflow(&solver) }
             return
         }
         #endif
-        if warmStart { solver.warmStart(sb) } else { solver.solve(sb, invH: invH, useBias: useBias) }
+        switch kind {
+        case .warmStart: solver.warmStart(sb)
+        case .solve: solver.solve(sb, invH: invH, useBias: useBias)
+        }
     }
 
     /// After either solver: the continuous pass, writing the solver's bodies back, moving the
