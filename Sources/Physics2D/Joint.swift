@@ -18,6 +18,8 @@ public class Joint {
     public var userData: AnyObject?
     /// Index in the world's joint array (-1 once removed).
     var index = -1
+    /// Set by the world for each step: whether it is the soft step's (sub-stepped) solve.
+    var subStepped = false
 
     init(bodyA: Body, bodyB: Body, collideConnected: Bool) {
         self.bodyA = bodyA; self.bodyB = bodyB; self.collideConnected = collideConnected
@@ -130,7 +132,7 @@ public final class RevoluteJoint: Joint {
             let d = motorImpulse - old
             wA -= iA * d; wB += iB * d
         }
-        if enableLimit && !fixedRotation {
+        if enableLimit && !fixedRotation && !(subStepped && lowerAngle < upperAngle) {
             let angle = bodies[ib].a - bodies[ia].a - referenceAngle
             // Lower limit: C = angle − lower ≥ 0; speculative while apart (bias C/dt).
             do {
@@ -152,6 +154,16 @@ public final class RevoluteJoint: Joint {
                 wA += iA * d; wB -= iB * d
             }
         }
+        if enableLimit && !fixedRotation && subStepped && lowerAngle < upperAngle {
+            // The soft step: the nearer limit and the pin as one 3×3 block (see below).
+            let angle = bodies[ib].a - bodies[ia].a - referenceAngle
+            let lower = angle - lowerAngle <= upperAngle - angle
+            solveLimitWithPin(lower ? 1 : -1, gap: lower ? angle - lowerAngle : upperAngle - angle,
+                              &vA, &wA, &vB, &wB)
+            bodies[ia].v = vA; bodies[ia].w = wA
+            bodies[ib].v = vB; bodies[ib].w = wB
+            return
+        }
         // The pin: relative velocity of the two anchor points is zero.
         let cdot = vB + cross(wB, rB) - vA - cross(wA, rA)
         let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
@@ -163,6 +175,41 @@ public final class RevoluteJoint: Joint {
         vB += mB * j; wB += iB * cross(rB, j)
         bodies[ia].v = vA; bodies[ia].w = wA
         bodies[ib].v = vB; bodies[ib].w = wB
+    }
+
+    /// The soft step's limit: the pin and the nearer limit (`sign` +1: the lower, −1: the upper;
+    /// `gap`: how far the angle is from it, negative past it) solved together, as Box2D 2.3's
+    /// 3×3 block. Solved one after the other, the pin hands the swing back to the limit through
+    /// the bob's own small inertia, and with the soft step's two passes per sub-step a pendulum
+    /// bounced off its stop like a spring; the block stops it in one pass. While apart the
+    /// limit is speculative (the gap may close within the sub-step); when the block would pull,
+    /// the limit's impulse is let go and the pin alone is solved.
+    @inline(__always)
+    private func solveLimitWithPin(_ sign: Double, gap: Double,
+                                   _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double) {
+        let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
+        let k12 = -iA * rA.x * rA.y - iB * rB.x * rB.y
+        let k22 = mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x
+        let k13 = sign * (-iA * rA.y - iB * rB.y), k23 = sign * (iA * rA.x + iB * rB.x), k33 = iA + iB
+        let cdot1 = vB + cross(wB, rB) - vA - cross(wA, rA)
+        let cdot2 = sign * (wB - wA) + (gap > 0 ? gap / dt : 0)
+        let (x, y, z) = solve3(k11, k12, k13, k22, k23, k33, (-cdot1.x, -cdot1.y, -cdot2))
+        // The other limit lets go of what it held.
+        let other = sign > 0 ? upperImpulse : lowerImpulse
+        var held = sign > 0 ? lowerImpulse : upperImpulse
+        var p = Vec2(x, y), axial = z
+        if held + z >= 0 {
+            held += z
+        } else {
+            p = solve2(k11, k12, k22, Vec2(-cdot1.x + held * k13, -cdot1.y + held * k23))
+            axial = -held
+            held = 0
+        }
+        if sign > 0 { lowerImpulse = held; upperImpulse = 0 } else { upperImpulse = held; lowerImpulse = 0 }
+        let turn = sign * axial + (sign > 0 ? other : -other)
+        impulse += p
+        vA -= mA * p; wA -= iA * (cross(rA, p) + turn)
+        vB += mB * p; wB += iB * (cross(rB, p) + turn)
     }
 
     /// Position pass: pulls the anchors together and the angle back inside the limits.

@@ -101,9 +101,12 @@ private func coreDistance(_ a: WorldCore, _ b: WorldCore) -> (Double, Vec2) {
 
 extension World {
     /// Before the write-back of a step: records the dynamic bodies that moved farther than
-    /// their smallest extent (bullets: farther than the slop), with their pose before the step.
-    /// One comparison per awake dynamic body; nothing else runs when no body is fast.
-    func findFastBodies(_ solved: [SolverBody]) {
+    /// `share` of their smallest extent (bullets: farther than the slop), with their pose
+    /// before the step. One comparison per awake dynamic body; nothing else runs when no body
+    /// is fast. The legacy step sweeps past the whole extent; the soft step past half of it
+    /// (Box2D v3's safety factor): its contacts keep points only within the speculative
+    /// distance, so a body arriving at a wall faster than that per step needs the sweep.
+    func findFastBodies(_ solved: [SolverBody], share: Double) {
         sweeps.removeAll(keepingCapacity: true)
         let slop2 = PhysicsSettings.linearSlop * PhysicsSettings.linearSlop
         for k in 0..<bodies.count {
@@ -111,7 +114,7 @@ extension World {
             guard b.type == .dynamic && b.awake else { continue }
             let d2 = (solved[k].c - b.center).lengthSquared
             let turn = abs(solved[k].a - b.angleValue) * b.ccdRadius
-            let e = b.ccdExtent
+            let e = share * b.ccdExtent
             let fast = b.isBulletValue
                 ? d2 > slop2 || turn > PhysicsSettings.linearSlop
                 : d2 > e * e || turn > e

@@ -19,9 +19,10 @@ public final class World {
     public var positionIterations = 3 { didSet { if positionIterations < 0 { positionIterations = 0 } } }
     /// Warm starting: reuse last step's impulses as the first guess.
     public var warmStarting = true
-    /// Which contact solver steps the world (`.legacy` until the soft step wins everywhere;
-    /// docs/physics.md, "Soft step"). Switching between steps is allowed.
-    public var solverKind = SolverKind.legacy
+    /// Which contact solver steps the world: the soft step by default (docs/physics.md, "Soft
+    /// step"); `.legacy` is kept for comparison and for the games, whose replay logs were
+    /// recorded with it. Switching between steps is allowed.
+    public var solverKind = SolverKind.softStep
     /// Sub-steps of the soft-step solver per step (Box2D v3's default is 4; at least 1). The
     /// iteration counts above belong to the legacy solver and are not used by the soft step.
     public var softSubSteps = 4 { didSet { if softSubSteps < 1 { softSubSteps = 1 } } }
@@ -469,7 +470,7 @@ public final class World {
         defer { swap(&solver, &self.solver) }
         solverBodies.withUnsafeMutableBufferPointer { sb in
             solver.prepare(contacts, sb, warmStart: warm)
-            for j in joints { j.prepare(sb, dt: dt, warmStart: warm) }
+            for j in joints { j.subStepped = false; j.prepare(sb, dt: dt, warmStart: warm) }
             if warm { solver.warmStart(sb) }
             for _ in 0..<velocityIterations {
                 for j in joints { j.solveVelocity(sb) }
@@ -543,7 +544,7 @@ public final class World {
                     if abs(w) > maxW { w = w < 0 ? -maxW : maxW }
                     sb[k].v = v; sb[k].w = w
                 }
-                for j in joints { j.prepare(sb, dt: h, warmStart: warm || step > 0) }
+                for j in joints { j.subStepped = true; j.prepare(sb, dt: h, warmStart: warm || step > 0) }
                 if warm || step > 0 { contactPass(.warmStart, &solver, sb) }
                 for j in joints { j.solveVelocity(sb) }
                 contactPass(.solve, &solver, sb, invH: invH, useBias: true)
@@ -596,7 +597,7 @@ public final class World {
     /// broad-phase proxies, and sleep.
     private func finishSolve(_ dt: Double, sleeping: Bool) {
         let solverBodies = self.solverBodies, bodies = self.bodies  // locals: no check per read
-        if continuousCollision { findFastBodies(solverBodies) }
+        if continuousCollision { findFastBodies(solverBodies, share: solverKind == .softStep ? 0.5 : 1) }
         // Write back, refresh transforms, and move the broad-phase proxies.
         for k in 0..<bodies.count {
             unowned(unsafe) let b = bodies[k]  // the array keeps it alive; no retain

@@ -122,6 +122,9 @@ open class PhysicsWorld: Sprite {
     public init(gravity: Vec2 = Vec2(0, 9.8), pointsPerMeter: Double = 32) {
         precondition(pointsPerMeter > 0, "pointsPerMeter must be positive")
         world = World(gravity: gravity)
+        // The games' replay logs (native and wasm, bit for bit) were recorded with the legacy
+        // solver; they move to the soft step when they are re-recorded (docs/physics.md).
+        world.solverKind = .legacy
         self.pointsPerMeter = pointsPerMeter
         super.init()
         world.onBeginContact = { [unowned(unsafe) self] e in self.queue(e, begin: true) }

@@ -64,9 +64,12 @@ struct PhysicsCommand: ParsableCommand {
 
             let buildStart = monotonicMs()
             let (world, bodies) = sc.makeWorld(workers: workers)
-            if solver == .softStep {
+            switch solver {
+            case .softStep:
                 world.solverKind = .softStep
                 world.softSubSteps = substeps
+            case .legacy:
+                world.solverKind = .legacy
             }
             let buildMs = monotonicMs() - buildStart
             var begins = 0
