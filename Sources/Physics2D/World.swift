@@ -34,6 +34,15 @@ public final class World {
     public var speculativeDistance = PhysicsSettings.speculativeDistance {
         didSet { if !(speculativeDistance >= 0) { speculativeDistance = 0 } }
     }
+    /// Soft step: the contacts' spring frequency (Hz) between two moving bodies (twice that
+    /// against a body that does not move), capped at a quarter of the sub-step rate — Box2D
+    /// v3's `contactHertz`, default `PhysicsSettings.contactHertz` (30). A contact's stiffness
+    /// is its effective mass times (2π·hertz)², so a light body carrying a much heavier one
+    /// sinks into it; raise this, with more `softSubSteps` to lift the cap, for stiff stacks
+    /// of unequal masses (docs/physics.md, "Soft step"). At least 0 (0: no push-out bias).
+    public var contactHertz = PhysicsSettings.contactHertz {
+        didSet { if !(contactHertz >= 0) { contactHertz = 0 } }
+    }
     /// The soft step solves its coloured contacts four at a time in SIMD lanes; false solves
     /// them one at a time in the same order (the same results to the last bit: for tests).
     var softLanes = true
@@ -513,7 +522,7 @@ public final class World {
     private func solveSoft(_ dt: Double, sleeping: Bool) {
         let n = softSubSteps
         let h = dt / Double(n), invH = 1 / h
-        let hertz = min(PhysicsSettings.contactHertz, 0.25 * invH)
+        let hertz = min(contactHertz, 0.25 * invH)
         let warm = warmStarting
         let reportImpulses = onPostSolve != nil
         let contacts = self.contacts

@@ -34,6 +34,8 @@ struct PhysicsCommand: ParsableCommand {
         var solver: SolverChoice = .softStep
         @Option(help: "Sub-steps per step of the soft-step solver (Box2D v3's default, 4; the legacy solver ignores it).")
         var substeps: Int = 4
+        @Option(name: .customLong("contact-hertz"), help: "The soft step's contact spring frequency in Hz (Box2D v3's default, 30; capped at a quarter of the sub-step rate). Stiff stacks of unequal masses want more, with more --substeps (docs/physics.md). The legacy solver ignores it.")
+        var contactHertz: Double = PhysicsSettings.contactHertz
         @Option(help: "Threads solving the soft step's contacts (1-64; the caller and N-1 workers; the same results for any N). Not with --solver legacy.")
         var workers: Int = 1
 
@@ -45,6 +47,7 @@ struct PhysicsCommand: ParsableCommand {
         func validate() throws {
             if substeps < 1 || substeps > 64 { throw ValidationError("--substeps must be between 1 and 64") }
             if workers < 1 || workers > 64 { throw ValidationError("--workers must be between 1 and 64") }
+            if !(contactHertz > 0 && contactHertz <= 10_000) { throw ValidationError("--contact-hertz must be above 0 and at most 10000") }
             if workers > 1 && solver != .softStep {
                 throw ValidationError("--workers needs the soft-step solver (the legacy solver runs on one thread)")
             }
@@ -68,6 +71,7 @@ struct PhysicsCommand: ParsableCommand {
             case .softStep:
                 world.solverKind = .softStep
                 world.softSubSteps = substeps
+                world.contactHertz = contactHertz
             case .legacy:
                 world.solverKind = .legacy
             }
@@ -106,8 +110,11 @@ struct PhysicsCommand: ParsableCommand {
             let cpuMean = n == 0 ? Double.nan : cpuMeasured / Double(n)
             let stability = StabilityMetrics.compute(scene: sc, steps: steps, initial: initial,
                                                      settled: settled, final: final, contactBegins: begins)
+            // The frequency the contacts get: the setting, capped at a quarter of the sub-step rate.
+            let hertz = min(contactHertz, 0.25 / (sc.dt / Double(substeps)))
+            let hertzText = hertz == hertz.rounded() ? String(Int(hertz)) : String(format: "%.1f", hertz)
             let solverText = solver == .softStep
-                ? "Box2D v3 structure (soft step): \(workers) thread\(workers == 1 ? "" : "s"), \(substeps) sub-steps of soft contacts (\(Int(PhysicsSettings.contactHertz)) Hz, damping ratio \(Int(PhysicsSettings.contactDampingRatio))) with relaxation, restitution after the sub-steps; scene iterations not used"
+                ? "Box2D v3 structure (soft step): \(workers) thread\(workers == 1 ? "" : "s"), \(substeps) sub-steps of soft contacts (\(hertzText) Hz, damping ratio \(Int(PhysicsSettings.contactDampingRatio))) with relaxation, restitution after the sub-steps; scene iterations not used"
                 : "Box2D 2.x structure: \(sc.velocityIterations) velocity iterations (sequential impulses, warm starting, 2-point block solver) + \(sc.positionIterations) position iterations (NGS), 1 sub-step, scene iterations used as given"
             let out: JSONValue = .object([
                 ("engine", .string("quintet-physics2d")),
