@@ -128,6 +128,7 @@ extension World {
     /// of impact (velocities are kept; the next step's contacts stop it).
     func solveContinuous() {
         var moving = WorldCore(), fixed = WorldCore()
+        let proxyShapes = self.proxyShapes  // a local: no exclusivity check per candidate
         for sweep in sweeps {
             let b = bodies[sweep.index]
             let c0 = sweep.c0, a0 = sweep.a0, c1 = b.center, a1 = b.angleValue
@@ -142,15 +143,15 @@ extension World {
             guard let box else { continue }
             var tMin = 1.0
             let bullet = b.isBulletValue
-            tree.query(box) { proxy in
+            tree.queryUnchanging(box) { proxy in  // the visit reads the tree, never changes it
                 // Static shapes for every fast body; a bullet also meets non-bullet dynamic bodies,
                 // taken where they are at the end of the step. (The body type is read from the
                 // shape first: most candidates in a pile are dynamic and rejected here.)
-                guard let other = self.shape(forProxy: proxy), !other.isSensor,
+                guard let other = proxyShapes[Int(proxy)], !other.isSensor,
                       other.bodyType == .static || (bullet && other.bodyType == .dynamic),
                       let ob = other.body, ob !== b,
-                      ob.type == .static || !ob.isBulletValue else { return true }
-                for j in b.joints where !j.collideConnected && (j.bodyA === ob || j.bodyB === ob) { return true }
+                      ob.type == .static || !ob.isBulletValue else { return }
+                for j in b.joints where !j.collideConnected && (j.bodyA === ob || j.bodyB === ob) { return }
                 for s in b.shapeList where !s.isSensor && Filter.shouldCollide(s.filter, other.filter) {
                     fixed.set(other, ob.xf)
                     if let t = World.timeOfImpact(s, &moving, fixed, other, ob.xf,
@@ -159,7 +160,6 @@ extension World {
                         tMin = t
                     }
                 }
-                return true
             }
             sweptCount += 1
             guard tMin < 1 else { continue }

@@ -87,7 +87,7 @@ public final class World {
     public private(set) var stepCount = 0
 
     let tree = DynamicTree()
-    private var proxyShapes: [Shape?] = []
+    private(set) var proxyShapes: [Shape?] = []
     private var proxyMoved: [Bool] = []
     private var moveBuffer: [Int32] = []
     private var pairBuffer: [(Int32, Int32)] = []
