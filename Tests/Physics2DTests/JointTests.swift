@@ -6,8 +6,9 @@ import Testing
 @Suite struct JointTests {
     let dt = 1.0 / 60
 
-    func pendulum(limit: ClosedRange<Double>? = nil, solver: SolverKind = .legacy) -> (World, Body, Body, RevoluteJoint) {
-        let world = World(gravity: Vec2(0, -10))
+    func pendulum(limit: ClosedRange<Double>? = nil, solver: SolverKind = .legacy,
+                  gravity: Vec2 = Vec2(0, -10)) -> (World, Body, Body, RevoluteJoint) {
+        let world = World(gravity: gravity)
         world.solverKind = solver
         let pivot = world.createBody(BodyDef(type: .static, position: Vec2(0, 10)))
         world.createShape(on: pivot, ShapeDef(.box(halfWidth: 0.2, halfHeight: 0.2)))
@@ -50,6 +51,40 @@ import Testing
         #expect(minAngle > -0.5 - (solver == .legacy ? 0.3 : 0.01))
         #expect(abs(joint.jointAngle + 0.5) < 0.05)     // resting on the lower limit
         #expect(abs((bob.position - Vec2(0, 10)).length - 5) < 0.025)
+    }
+
+    /// The same against the upper limit (gravity pointing up swings the bob up to +0.5 rad).
+    @Test(arguments: SolverKind.allCases) func upperLimitStopsTheSwing(_ solver: SolverKind) {
+        let (world, _, bob, joint) = pendulum(limit: -0.5...0.5, solver: solver, gravity: Vec2(0, 10))
+        var maxAngle = 0.0
+        for _ in 0..<600 {
+            world.step(dt)
+            maxAngle = max(maxAngle, joint.jointAngle)
+        }
+        #expect(maxAngle < 0.5 + (solver == .legacy ? 0.3 : 0.01))
+        #expect(abs(joint.jointAngle - 0.5) < 0.05)     // resting on the upper limit
+        #expect(abs((bob.position - Vec2(0, 10)).length - 5) < 0.025)
+    }
+
+    /// A motor driving a wheel into its limit: the limit holds it there.
+    @Test(arguments: SolverKind.allCases) func limitHoldsAgainstTheMotor(_ solver: SolverKind) {
+        let world = World(gravity: .zero)
+        world.solverKind = solver
+        let axle = world.createBody(BodyDef(type: .static))
+        let wheel = world.createBody(BodyDef(type: .dynamic))
+        world.createShape(on: wheel, ShapeDef(.circle(center: .zero, radius: 1)))
+        var def = RevoluteJointDef(bodyA: axle, bodyB: wheel, anchor: .zero)
+        def.enableMotor = true
+        def.motorSpeed = 3
+        def.maxMotorTorque = 50
+        def.enableLimit = true
+        def.lowerAngle = -0.5
+        def.upperAngle = 0.5
+        let joint = world.createRevoluteJoint(def)
+        for _ in 0..<120 { world.step(dt) }
+        #expect(abs(joint.jointAngle - 0.5) < 0.05, "angle \(joint.jointAngle)")
+        #expect(abs(wheel.angularVelocity) < 0.01)
+        #expect(wheel.position.length < 1e-6)
     }
 
     @Test(arguments: SolverKind.allCases) func motorDrivesAWheel(_ solver: SolverKind) {
