@@ -66,8 +66,9 @@ import Testing
         #expect(abs((bob.position - Vec2(0, 10)).length - 5) < 0.025)
     }
 
-    /// A motor driving a wheel into its limit: the limit holds it there.
-    @Test(arguments: SolverKind.allCases) func limitHoldsAgainstTheMotor(_ solver: SolverKind) {
+    /// A 1 m wheel on a static axle at the origin, without gravity, driven at 3 rad/s by a motor
+    /// of `torque`, within `limit` if given.
+    func motorWheel(_ solver: SolverKind, torque: Double, limit: ClosedRange<Double>? = nil) -> (World, Body, RevoluteJoint) {
         let world = World(gravity: .zero)
         world.solverKind = solver
         let axle = world.createBody(BodyDef(type: .static))
@@ -76,11 +77,18 @@ import Testing
         var def = RevoluteJointDef(bodyA: axle, bodyB: wheel, anchor: .zero)
         def.enableMotor = true
         def.motorSpeed = 3
-        def.maxMotorTorque = 50
-        def.enableLimit = true
-        def.lowerAngle = -0.5
-        def.upperAngle = 0.5
-        let joint = world.createRevoluteJoint(def)
+        def.maxMotorTorque = torque
+        if let limit {
+            def.enableLimit = true
+            def.lowerAngle = limit.lowerBound
+            def.upperAngle = limit.upperBound
+        }
+        return (world, wheel, world.createRevoluteJoint(def))
+    }
+
+    /// A motor driving a wheel into its limit: the limit holds it there.
+    @Test(arguments: SolverKind.allCases) func limitHoldsAgainstTheMotor(_ solver: SolverKind) {
+        let (world, wheel, joint) = motorWheel(solver, torque: 50, limit: -0.5...0.5)
         for _ in 0..<120 { world.step(dt) }
         #expect(abs(joint.jointAngle - 0.5) < 0.05, "angle \(joint.jointAngle)")
         #expect(abs(wheel.angularVelocity) < 0.01)
@@ -88,16 +96,7 @@ import Testing
     }
 
     @Test(arguments: SolverKind.allCases) func motorDrivesAWheel(_ solver: SolverKind) {
-        let world = World(gravity: .zero)
-        world.solverKind = solver
-        let axle = world.createBody(BodyDef(type: .static))
-        let wheel = world.createBody(BodyDef(type: .dynamic))
-        world.createShape(on: wheel, ShapeDef(.circle(center: .zero, radius: 1)))
-        var def = RevoluteJointDef(bodyA: axle, bodyB: wheel, anchor: .zero)
-        def.enableMotor = true
-        def.motorSpeed = 3
-        def.maxMotorTorque = 100
-        let joint = world.createRevoluteJoint(def)
+        let (world, wheel, joint) = motorWheel(solver, torque: 100)
         for _ in 0..<60 { world.step(dt) }
         #expect(abs(wheel.angularVelocity - 3) < 1e-6)
         #expect(wheel.position.length < 1e-9)
