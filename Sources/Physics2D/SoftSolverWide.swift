@@ -42,6 +42,9 @@ struct WidePair {
     var biasRate = Wide(), massScale = Wide(), impulseScale = Wide()
     var block = WideMask(repeating: false)
     var m11 = Wide(), m12 = Wide(), m22 = Wide()
+    /// Whether any lane has a second point: bundles of one-point contacts (circles) skip the
+    /// second point's lanes, which would only add zero impulses.
+    var twoPoints = false
 }
 
 /// The lanes' view of their bodies (gathered before a bundle is solved, scattered after).
@@ -143,17 +146,27 @@ extension SoftContactSolver {
         widePairs.withUnsafeMutableBufferPointer { pairs in
             widePoints0.withUnsafeMutableBufferPointer { points0 in
                 widePoints1.withUnsafeMutableBufferPointer { points1 in
-                    for k in 0..<constraints.count {
-                        let c = Int(colourOfConstraint[k])
-                        guard c >= 0 else { continue }
-                        let slot = filled[c]
-                        filled[c] += 1
-                        let j = firstBundle[c] + slot / 4, lane = slot % 4
-                        let cc = constraints[k]
-                        Self.load(&pairs[j], lane: lane, cc, source: k)
-                        Self.load(&points0[j], lane: lane, cc.p0)
-                        // Without a second point, its lane stays zero: no mass, so no impulse (and no block).
-                        if cc.pointCount == 2 { Self.load(&points1[j], lane: lane, cc.p1) }
+                    // Within a colour, the two-point constraints first, then the one-point ones,
+                    // so that most bundles of one-point contacts have no second point at all
+                    // (the order within a colour changes no result: its constraints are independent).
+                    for pass in 0..<2 {
+                        let twoPoints = pass == 0
+                        for k in 0..<constraints.count where (constraints[k].pointCount == 2) == twoPoints {
+                            let c = Int(colourOfConstraint[k])
+                            guard c >= 0 else { continue }
+                            let slot = filled[c]
+                            filled[c] += 1
+                            let j = firstBundle[c] + slot / 4, lane = slot % 4
+                            let cc = constraints[k]
+                            Self.load(&pairs[j], lane: lane, cc, source: k)
+                            Self.load(&points0[j], lane: lane, cc.p0)
+                            // Without a second point, its lane stays zero: no mass, so no impulse
+                            // (and no block); a bundle without any skips it.
+                            if twoPoints {
+                                Self.load(&points1[j], lane: lane, cc.p1)
+                                pairs[j].twoPoints = true
+                            }
+                        }
                     }
                 }
             }
@@ -232,7 +245,7 @@ extension SoftContactSolver {
             var A = WideBodies(w.pointee.a, bodies, positions: false)
             var B = WideBodies(w.pointee.b, bodies, positions: false)
             Self.warmStart(points0 + j, w, &A, &B)
-            Self.warmStart(points1 + j, w, &A, &B)
+            if w.pointee.twoPoints { Self.warmStart(points1 + j, w, &A, &B) }
             A.scatter(w.pointee.a, w.pointee.mA, w.pointee.iA, bodies)
             B.scatter(w.pointee.b, w.pointee.mB, w.pointee.iB, bodies)
         }
@@ -355,7 +368,16 @@ extension SoftContactSolver {
                               invH: Double, useBias: Bool, maxPush: Double) {
         var A = WideBodies(w.pointee.a, bodies, positions: true), B = WideBodies(w.pointee.b, bodies, positions: true)
         let nx = w.pointee.normalX, ny = w.pointee.normalY
-        let s0 = separation(p0, nx, ny, A, B), s1 = separation(p1, nx, ny, A, B)
+        let s0 = separation(p0, nx, ny, A, B)
+        guard w.pointee.twoPoints else {
+            // One point in every lane: no block, no second point.
+            solvePoint(p0, s0, w, WideMask(repeating: false), &A, &B, invH: invH, useBias: useBias, maxPush: maxPush)
+            frictionPoint(p0, w, &A, &B)
+            A.scatter(w.pointee.a, w.pointee.mA, w.pointee.iA, bodies)
+            B.scatter(w.pointee.b, w.pointee.mB, w.pointee.iB, bodies)
+            return
+        }
+        let s1 = separation(p1, nx, ny, A, B)
         // The 2×2 block, in the lanes where both points press gently and the solution pushes at both.
         var blockDone = w.pointee.block .& (s0 .<= 0) .& (s1 .<= 0)
         if any(blockDone) {

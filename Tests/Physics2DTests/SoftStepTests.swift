@@ -268,6 +268,11 @@ import Testing
         func run(lanes: Bool) -> [UInt64] {
             let (world, bodies) = mixedWorld(lanes: lanes)
             for _ in 0..<240 { world.step(dt) }
+            if lanes {
+                // Both kinds of bundle were solved: with second points, and one-point only.
+                let pairs = world.softSolver.widePairs
+                #expect(pairs.contains { $0.twoPoints } && pairs.contains { !$0.twoPoints })
+            }
             return bodies.flatMap { [$0.position.x, $0.position.y, $0.angle, $0.linearVelocity.x, $0.angularVelocity] }
                 .map(\.bitPattern)
         }
