@@ -147,41 +147,20 @@ extension World {
                             approachSpeed: speed)
     }
 
-    /// Queues a post-solve event for every solved contact constraint: called after the velocity
-    /// iterations, only when `onPostSolve` is set, before positions are integrated (the bodies'
+    /// Queues a post-solve event for every solved contact constraint of either solver, only
+    /// when `onPostSolve` is set: the legacy step calls it after the velocity iterations, the
+    /// soft step after its sub-steps; both before the bodies are written back (their
     /// transforms are still the ones the constraints were prepared with).
-    func queuePostSolve(_ solver: ContactSolver, _ contacts: [Contact]) {
-        for cc in solver.constraints {
+    func queuePostSolve<C: SolvedContactConstraint>(_ constraints: [C], _ contacts: [Contact]) {
+        for cc in constraints {
             let c = contacts[cc.contact]
             let a = c.bodyA, b = c.bodyB
             let wm = WorldManifold(c.manifold, a.xf, c.shapeA.radius, b.xf, c.shapeB.radius)
-            let count = cc.manifoldPointCount
-            // A nearly redundant second point is left out of the solve (cc.pointCount == 1):
-            // no impulse was applied there.
-            let p0 = ContactPoint(point: wm.point0, separation: wm.separation0,
-                                  normalImpulse: cc.p0.normalImpulse, tangentImpulse: cc.p0.tangentImpulse)
+            let count = cc.reportedPointCount
+            let (n0, t0, n1, t1) = cc.reportedImpulses
+            let p0 = ContactPoint(point: wm.point0, separation: wm.separation0, normalImpulse: n0, tangentImpulse: t0)
             let p1 = count < 2 ? ContactPoint.zeroPoint
-                : ContactPoint(point: wm.point1, separation: wm.separation1,
-                               normalImpulse: cc.pointCount > 1 ? cc.p1.normalImpulse : 0,
-                               tangentImpulse: cc.pointCount > 1 ? cc.p1.tangentImpulse : 0)
-            pendingPostSolve.append(PostSolveEvent(shapeA: c.shapeA, shapeB: c.shapeB, normal: cc.normal,
-                                                   points: ContactPoints(count: count, p0: p0, p1: p1)))
-        }
-    }
-
-    /// The same for the soft step's constraints (every manifold point is solved there).
-    func queuePostSolve(_ solver: SoftContactSolver, _ contacts: [Contact]) {
-        for cc in solver.constraints {
-            let c = contacts[cc.contact]
-            let a = c.bodyA, b = c.bodyB
-            let wm = WorldManifold(c.manifold, a.xf, c.shapeA.radius, b.xf, c.shapeB.radius)
-            let count = cc.pointCount
-            // The whole step's impulses (the sum over the sub-steps), as the legacy step reports.
-            let p0 = ContactPoint(point: wm.point0, separation: wm.separation0,
-                                  normalImpulse: cc.p0.totalNormalImpulse, tangentImpulse: cc.p0.totalTangentImpulse)
-            let p1 = count < 2 ? ContactPoint.zeroPoint
-                : ContactPoint(point: wm.point1, separation: wm.separation1,
-                               normalImpulse: cc.p1.totalNormalImpulse, tangentImpulse: cc.p1.totalTangentImpulse)
+                : ContactPoint(point: wm.point1, separation: wm.separation1, normalImpulse: n1, tangentImpulse: t1)
             pendingPostSolve.append(PostSolveEvent(shapeA: c.shapeA, shapeB: c.shapeB, normal: cc.normal,
                                                    points: ContactPoints(count: count, p0: p0, p1: p1)))
         }

@@ -376,18 +376,16 @@ struct SoftContactSolver {
             }
         }
     }
+}
 
-    /// Copies the accumulated impulses back into the contacts for the next step's warm start.
-    func storeImpulses(_ contacts: [Contact]) {
-        for cc in constraints {
-            unowned(unsafe) let c = contacts[cc.contact]  // the caller's array keeps it alive
-            c.manifold.p0.normalImpulse = cc.p0.normalImpulse
-            c.manifold.p0.tangentImpulse = cc.p0.tangentImpulse
-            if c.manifold.pointCount > 1 {
-                c.manifold.p1.normalImpulse = cc.p1.normalImpulse
-                c.manifold.p1.tangentImpulse = cc.p1.tangentImpulse
-            }
-        }
+extension SoftContactConstraint: SolvedContactConstraint {
+    var reportedPointCount: Int { pointCount }
+    var keptImpulses: (Double, Double, Double, Double) {
+        (p0.normalImpulse, p0.tangentImpulse, p1.normalImpulse, p1.tangentImpulse)
+    }
+    /// The whole step's impulses (the sum over the sub-steps), as the legacy step reports.
+    var reportedImpulses: (Double, Double, Double, Double) {
+        (p0.totalNormalImpulse, p0.totalTangentImpulse, p1.totalNormalImpulse, p1.totalTangentImpulse)
     }
 }
 

@@ -250,19 +250,6 @@ struct ContactSolver {
         bodies[cc.b].v = vB; bodies[cc.b].w = wB
     }
 
-    /// Copies the accumulated impulses back into the contacts for the next step's warm start.
-    func storeImpulses(_ contacts: [Contact]) {
-        for cc in constraints {
-            unowned(unsafe) let c = contacts[cc.contact]  // the caller's array keeps it alive
-            c.manifold.p0.normalImpulse = cc.p0.normalImpulse
-            c.manifold.p0.tangentImpulse = cc.p0.tangentImpulse
-            if c.manifold.pointCount > 1 {
-                c.manifold.p1.normalImpulse = cc.p1.normalImpulse
-                c.manifold.p1.tangentImpulse = cc.p1.tangentImpulse
-            }
-        }
-    }
-
     /// One non-linear Gauss–Seidel pass over positions; returns whether overlap is within tolerance.
     func solvePositions(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool {
         var minSeparation = 0.0
@@ -333,5 +320,48 @@ extension Rot {
             cd = _cos(d); sd = _sin(d)
         }
         return Rot(c: c * cd - s * sd, s: s * cd + c * sd)
+    }
+}
+
+/// What the world reads back from either contact solver's constraints after a step: the
+/// impulses each manifold point keeps for the next step's warm start, and those its
+/// post-solve event reports.
+protocol SolvedContactConstraint {
+    /// Index in the world's contact array.
+    var contact: Int { get }
+    var normal: Vec2 { get }
+    /// The manifold points the event reports.
+    var reportedPointCount: Int { get }
+    /// Normal and tangent impulse of points 0 and 1 to keep for the warm start.
+    var keptImpulses: (Double, Double, Double, Double) { get }
+    /// The same as reported by the post-solve event.
+    var reportedImpulses: (Double, Double, Double, Double) { get }
+}
+
+extension ContactConstraint: SolvedContactConstraint {
+    var reportedPointCount: Int { manifoldPointCount }
+    var keptImpulses: (Double, Double, Double, Double) {
+        (p0.normalImpulse, p0.tangentImpulse, p1.normalImpulse, p1.tangentImpulse)
+    }
+    /// A nearly redundant second point is left out of the solve (`pointCount` 1): no impulse
+    /// was applied there.
+    var reportedImpulses: (Double, Double, Double, Double) {
+        (p0.normalImpulse, p0.tangentImpulse, pointCount > 1 ? p1.normalImpulse : 0, pointCount > 1 ? p1.tangentImpulse : 0)
+    }
+}
+
+extension World {
+    /// Keeps the solver's accumulated impulses in the manifolds, for the next step's warm start.
+    func storeImpulses<C: SolvedContactConstraint>(_ constraints: [C], _ contacts: [Contact]) {
+        for cc in constraints {
+            unowned(unsafe) let c = contacts[cc.contact]  // the caller's array keeps it alive
+            let (n0, t0, n1, t1) = cc.keptImpulses
+            c.manifold.p0.normalImpulse = n0
+            c.manifold.p0.tangentImpulse = t0
+            if c.manifold.pointCount > 1 {
+                c.manifold.p1.normalImpulse = n1
+                c.manifold.p1.tangentImpulse = t1
+            }
+        }
     }
 }

@@ -485,8 +485,8 @@ public final class World {
                 for j in joints { j.solveVelocity(sb) }
                 solver.solveVelocity(sb)
             }
-            solver.storeImpulses(contacts)
-            if reportImpulses { queuePostSolve(solver, contacts) }
+            storeImpulses(solver.constraints, contacts)
+            if reportImpulses { queuePostSolve(solver.constraints, contacts) }
             // Integrate positions, clamping absurd motions.
             for k in 0..<sb.count where !isStatic[k] {
                 var v = sb[k].v, w = sb[k].w
@@ -577,8 +577,8 @@ public final class World {
             }
             solver.unloadWide()
             solver.applyRestitution(sb)
-            solver.storeImpulses(contacts)
-            if reportImpulses { queuePostSolve(solver, contacts) }
+            storeImpulses(solver.constraints, contacts)
+            if reportImpulses { queuePostSolve(solver.constraints, contacts) }
         }
     }
 
