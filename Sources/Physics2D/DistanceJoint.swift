@@ -82,7 +82,7 @@ public final class DistanceJoint: Joint {
     /// The current distance between the anchors.
     public var currentDistance: Double { (anchorB - anchorA).length }
 
-    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool) {
+    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool, subStepped: Bool) {
         self.dt = dt
         ia = bodyA.index; ib = bodyB.index
         let a = bodies[ia], b = bodies[ib]

@@ -18,9 +18,6 @@ public class Joint {
     public var userData: AnyObject?
     /// Index in the world's joint array (-1 once removed).
     var index = -1
-    /// Set by the world for each step: whether it is the soft step's (sub-stepped) solve.
-    var subStepped = false
-
     init(bodyA: Body, bodyB: Body, collideConnected: Bool) {
         self.bodyA = bodyA; self.bodyB = bodyB; self.collideConnected = collideConnected
     }
@@ -28,9 +25,10 @@ public class Joint {
     /// Whether the joint is in a world (false once removed, or once one of its bodies was).
     public var isActive: Bool { index >= 0 }
 
-    /// Per step: read the bodies' solver data, compute effective masses, apply the
-    /// accumulated impulses when warm starting (zero them otherwise).
-    func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool) {}
+    /// Per step (per sub-step on the soft step, `subStepped`): read the bodies' solver data,
+    /// compute effective masses, apply the accumulated impulses when warm starting (zero them
+    /// otherwise).
+    func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool, subStepped: Bool) {}
     /// One velocity iteration.
     func solveVelocity(_ bodies: UnsafeMutableBufferPointer<SolverBody>) {}
     /// One position iteration; returns whether the error is within tolerance.
@@ -83,6 +81,9 @@ public final class RevoluteJoint: Joint {
     var mA = 0.0, mB = 0.0, iA = 0.0, iB = 0.0
     var axialMass = 0.0
     var dt = 0.0
+    /// This step's limit is solved with the pin as one block (the soft step's; see
+    /// `solveLimitWithPin`), not one after the other (the legacy step's).
+    var limitWithPin = false
 
     init(_ def: RevoluteJointDef) {
         enableLimit = def.enableLimit; lowerAngle = def.lowerAngle; upperAngle = def.upperAngle
@@ -99,8 +100,9 @@ public final class RevoluteJoint: Joint {
     public var anchorA: Vec2 { bodyA.worldPoint(localAnchorA) }
     public var anchorB: Vec2 { bodyB.worldPoint(localAnchorB) }
 
-    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool) {
+    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool, subStepped: Bool) {
         self.dt = dt
+        limitWithPin = subStepped && lowerAngle < upperAngle
         ia = bodyA.index; ib = bodyB.index
         let a = bodies[ia], b = bodies[ib]
         mA = a.invMass; iA = a.invI; mB = b.invMass; iB = b.invI
@@ -132,7 +134,17 @@ public final class RevoluteJoint: Joint {
             let d = motorImpulse - old
             wA -= iA * d; wB += iB * d
         }
-        if enableLimit && !fixedRotation && !(subStepped && lowerAngle < upperAngle) {
+        if enableLimit && !fixedRotation && limitWithPin {
+            // The soft step: the nearer limit and the pin as one 3×3 block (see below).
+            let angle = bodies[ib].a - bodies[ia].a - referenceAngle
+            let lower = angle - lowerAngle <= upperAngle - angle
+            solveLimitWithPin(lower ? 1 : -1, gap: lower ? angle - lowerAngle : upperAngle - angle,
+                              &vA, &wA, &vB, &wB)
+            bodies[ia].v = vA; bodies[ia].w = wA
+            bodies[ib].v = vB; bodies[ib].w = wB
+            return
+        }
+        if enableLimit && !fixedRotation {
             let angle = bodies[ib].a - bodies[ia].a - referenceAngle
             // Lower limit: C = angle − lower ≥ 0; speculative while apart (bias C/dt).
             do {
@@ -154,21 +166,9 @@ public final class RevoluteJoint: Joint {
                 wA += iA * d; wB -= iB * d
             }
         }
-        if enableLimit && !fixedRotation && subStepped && lowerAngle < upperAngle {
-            // The soft step: the nearer limit and the pin as one 3×3 block (see below).
-            let angle = bodies[ib].a - bodies[ia].a - referenceAngle
-            let lower = angle - lowerAngle <= upperAngle - angle
-            solveLimitWithPin(lower ? 1 : -1, gap: lower ? angle - lowerAngle : upperAngle - angle,
-                              &vA, &wA, &vB, &wB)
-            bodies[ia].v = vA; bodies[ia].w = wA
-            bodies[ib].v = vB; bodies[ib].w = wB
-            return
-        }
         // The pin: relative velocity of the two anchor points is zero.
         let cdot = vB + cross(wB, rB) - vA - cross(wA, rA)
-        let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
-        let k12 = -iA * rA.x * rA.y - iB * rB.x * rB.y
-        let k22 = mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x
+        let (k11, k12, k22) = pinMass(rA, rB)
         let j = solve2(k11, k12, k22, -cdot)
         impulse += j
         vA -= mA * j; wA -= iA * cross(rA, j)
@@ -187,9 +187,7 @@ public final class RevoluteJoint: Joint {
     @inline(__always)
     private func solveLimitWithPin(_ sign: Double, gap: Double,
                                    _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double) {
-        let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
-        let k12 = -iA * rA.x * rA.y - iB * rB.x * rB.y
-        let k22 = mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x
+        let (k11, k12, k22) = pinMass(rA, rB)
         let k13 = sign * (-iA * rA.y - iB * rB.y), k23 = sign * (iA * rA.x + iB * rB.x), k33 = iA + iB
         let cdot1 = vB + cross(wB, rB) - vA - cross(wA, rA)
         let cdot2 = sign * (wB - wA) + (gap > 0 ? gap / dt : 0)
@@ -212,6 +210,14 @@ public final class RevoluteJoint: Joint {
         vB += mB * p; wB += iB * (cross(rB, p) + turn)
     }
 
+    /// The pin's 2×2 effective mass matrix [k11 k12; k12 k22] for the anchors `rA`, `rB`.
+    @inline(__always)
+    private func pinMass(_ rA: Vec2, _ rB: Vec2) -> (Double, Double, Double) {
+        (mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y,
+         -iA * rA.x * rA.y - iB * rB.x * rB.y,
+         mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x)
+    }
+
     /// Position pass: pulls the anchors together and the angle back inside the limits.
     /// Returns whether the error is within tolerance.
     override func solvePosition(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool {
@@ -231,9 +237,7 @@ public final class RevoluteJoint: Joint {
         let rB = qB.apply(localAnchorB - bodies[ib].localCenter)
         let c = cB + rB - cA - rA
         let positionError = c.length
-        let k11 = mA + mB + iA * rA.y * rA.y + iB * rB.y * rB.y
-        let k12 = -iA * rA.x * rA.y - iB * rB.x * rB.y
-        let k22 = mA + mB + iA * rA.x * rA.x + iB * rB.x * rB.x
+        let (k11, k12, k22) = pinMass(rA, rB)
         let j = solve2(k11, k12, k22, -c)
         cA -= mA * j; aA -= iA * cross(rA, j)
         cB += mB * j; aB += iB * cross(rB, j)

@@ -71,7 +71,7 @@ public final class MouseJoint: Joint {
     /// The grabbed point in world coordinates.
     public var anchor: Vec2 { bodyB.worldPoint(localAnchor) }
 
-    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool) {
+    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool, subStepped: Bool) {
         ib = bodyB.index
         let b = bodies[ib]
         mB = b.invMass; iB = b.invI

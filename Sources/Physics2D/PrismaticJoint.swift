@@ -87,7 +87,7 @@ public final class PrismaticJoint: Joint {
             + dot(ax, bodyB.velocity(atWorldPoint: pB) - bodyA.velocity(atWorldPoint: pA))
     }
 
-    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool) {
+    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool, subStepped: Bool) {
         self.dt = dt
         ia = bodyA.index; ib = bodyB.index
         let a = bodies[ia], b = bodies[ib]

@@ -368,57 +368,63 @@ extension SoftContactSolver {
                               invH: Double, useBias: Bool, maxPush: Double) {
         var A = WideBodies(w.pointee.a, bodies, positions: true), B = WideBodies(w.pointee.b, bodies, positions: true)
         let nx = w.pointee.normalX, ny = w.pointee.normalY
+        // A bundle of one-point contacts (circles) has no second point and no block.
+        let twoPoints = w.pointee.twoPoints
         let s0 = separation(p0, nx, ny, A, B)
-        guard w.pointee.twoPoints else {
-            // One point in every lane: no block, no second point.
-            solvePoint(p0, s0, w, WideMask(repeating: false), &A, &B, invH: invH, useBias: useBias, maxPush: maxPush)
-            frictionPoint(p0, w, &A, &B)
-            A.scatter(w.pointee.a, w.pointee.mA, w.pointee.iA, bodies)
-            B.scatter(w.pointee.b, w.pointee.mB, w.pointee.iB, bodies)
-            return
-        }
-        let s1 = separation(p1, nx, ny, A, B)
-        // The 2×2 block, in the lanes where both points press gently and the solution pushes at both.
-        var blockDone = w.pointee.block .& (s0 .<= 0) .& (s1 .<= 0)
-        if any(blockDone) {
-            let vn0 = speed(p0, nx, ny, A, B), vn1 = speed(p1, nx, ny, A, B)
-            var b0 = Wide(), b1 = Wide(), massScale = Wide(repeating: 1), impulseScale = Wide()
-            if useBias {
-                let fast = PhysicsSettings.linearSlop * invH / (1 - w.pointee.massScale)
-                blockDone = blockDone .& (-vn0 .<= fast) .& (-vn1 .<= fast)
-                b0 = wideMax(w.pointee.biasRate * s0, Wide(repeating: -maxPush))
-                b1 = wideMax(w.pointee.biasRate * s1, Wide(repeating: -maxPush))
-                massScale = w.pointee.massScale
-                impulseScale = w.pointee.impulseScale
-            }
-            let a0 = p0.pointee.normalImpulse, a1 = p1.pointee.normalImpulse
-            let m11 = w.pointee.m11, m12 = w.pointee.m12, m22 = w.pointee.m22
-            let x0 = a0 - massScale * (m11 * (vn0 + b0) + m12 * (vn1 + b1)) - impulseScale * a0
-            let x1 = a1 - massScale * (m12 * (vn0 + b0) + m22 * (vn1 + b1)) - impulseScale * a1
-            blockDone = blockDone .& (x0 .>= 0) .& (x1 .>= 0)
-            if any(blockDone) {
-                let l0 = (x0 - a0).replacing(with: 0, where: .!blockDone)
-                let l1 = (x1 - a1).replacing(with: 0, where: .!blockDone)
-                p0.pointee.normalImpulse.replace(with: x0, where: blockDone)
-                p1.pointee.normalImpulse.replace(with: x1, where: blockDone)
-                p0.pointee.maxNormalImpulse.replace(with: wideMax(p0.pointee.maxNormalImpulse, l0), where: blockDone)
-                p1.pointee.maxNormalImpulse.replace(with: wideMax(p1.pointee.maxNormalImpulse, l1), where: blockDone)
-                let P0x = l0 * nx, P0y = l0 * ny, P1x = l1 * nx, P1y = l1 * ny
-                let mA = w.pointee.mA, mB = w.pointee.mB
-                A.vx -= mA * (P0x + P1x); A.vy -= mA * (P0y + P1y)
-                A.w -= w.pointee.iA * ((p0.pointee.rAx * P0y - p0.pointee.rAy * P0x) + (p1.pointee.rAx * P1y - p1.pointee.rAy * P1x))
-                B.vx += mB * (P0x + P1x); B.vy += mB * (P0y + P1y)
-                B.w += w.pointee.iB * ((p0.pointee.rBx * P0y - p0.pointee.rBy * P0x) + (p1.pointee.rBx * P1y - p1.pointee.rBy * P1x))
-            }
+        var s1 = Wide(), blockDone = WideMask(repeating: false)
+        if twoPoints {
+            s1 = separation(p1, nx, ny, A, B)
+            blockDone = solveBlock(w, p0, p1, s0, s1, &A, &B, invH: invH, useBias: useBias, maxPush: maxPush)
         }
         if !all(blockDone) {
             solvePoint(p0, s0, w, blockDone, &A, &B, invH: invH, useBias: useBias, maxPush: maxPush)
-            solvePoint(p1, s1, w, blockDone, &A, &B, invH: invH, useBias: useBias, maxPush: maxPush)
+            if twoPoints { solvePoint(p1, s1, w, blockDone, &A, &B, invH: invH, useBias: useBias, maxPush: maxPush) }
         }
         frictionPoint(p0, w, &A, &B)
-        frictionPoint(p1, w, &A, &B)
+        if twoPoints { frictionPoint(p1, w, &A, &B) }
         A.scatter(w.pointee.a, w.pointee.mA, w.pointee.iA, bodies)
         B.scatter(w.pointee.b, w.pointee.mB, w.pointee.iB, bodies)
+    }
+
+    /// The 2×2 block, in the lanes where both points press gently and the solution pushes at
+    /// both; returns those lanes (the others are solved one point after the other).
+    @inline(__always)
+    private static func solveBlock(_ w: UnsafePointer<WidePair>, _ p0: UnsafeMutablePointer<WidePoint>,
+                                   _ p1: UnsafeMutablePointer<WidePoint>, _ s0: Wide, _ s1: Wide,
+                                   _ A: inout WideBodies, _ B: inout WideBodies,
+                                   invH: Double, useBias: Bool, maxPush: Double) -> WideMask {
+        var blockDone = w.pointee.block .& (s0 .<= 0) .& (s1 .<= 0)
+        guard any(blockDone) else { return blockDone }
+        let nx = w.pointee.normalX, ny = w.pointee.normalY
+        let vn0 = speed(p0, nx, ny, A, B), vn1 = speed(p1, nx, ny, A, B)
+        var b0 = Wide(), b1 = Wide(), massScale = Wide(repeating: 1), impulseScale = Wide()
+        if useBias {
+            let fast = PhysicsSettings.linearSlop * invH / (1 - w.pointee.massScale)
+            blockDone = blockDone .& (-vn0 .<= fast) .& (-vn1 .<= fast)
+            b0 = wideMax(w.pointee.biasRate * s0, Wide(repeating: -maxPush))
+            b1 = wideMax(w.pointee.biasRate * s1, Wide(repeating: -maxPush))
+            massScale = w.pointee.massScale
+            impulseScale = w.pointee.impulseScale
+        }
+        let a0 = p0.pointee.normalImpulse, a1 = p1.pointee.normalImpulse
+        let m11 = w.pointee.m11, m12 = w.pointee.m12, m22 = w.pointee.m22
+        let x0 = a0 - massScale * (m11 * (vn0 + b0) + m12 * (vn1 + b1)) - impulseScale * a0
+        let x1 = a1 - massScale * (m12 * (vn0 + b0) + m22 * (vn1 + b1)) - impulseScale * a1
+        blockDone = blockDone .& (x0 .>= 0) .& (x1 .>= 0)
+        guard any(blockDone) else { return blockDone }
+        let l0 = (x0 - a0).replacing(with: 0, where: .!blockDone)
+        let l1 = (x1 - a1).replacing(with: 0, where: .!blockDone)
+        p0.pointee.normalImpulse.replace(with: x0, where: blockDone)
+        p1.pointee.normalImpulse.replace(with: x1, where: blockDone)
+        p0.pointee.maxNormalImpulse.replace(with: wideMax(p0.pointee.maxNormalImpulse, l0), where: blockDone)
+        p1.pointee.maxNormalImpulse.replace(with: wideMax(p1.pointee.maxNormalImpulse, l1), where: blockDone)
+        let P0x = l0 * nx, P0y = l0 * ny, P1x = l1 * nx, P1y = l1 * ny
+        let mA = w.pointee.mA, mB = w.pointee.mB
+        A.vx -= mA * (P0x + P1x); A.vy -= mA * (P0y + P1y)
+        A.w -= w.pointee.iA * ((p0.pointee.rAx * P0y - p0.pointee.rAy * P0x) + (p1.pointee.rAx * P1y - p1.pointee.rAy * P1x))
+        B.vx += mB * (P0x + P1x); B.vy += mB * (P0y + P1y)
+        B.w += w.pointee.iB * ((p0.pointee.rBx * P0y - p0.pointee.rBy * P0x) + (p1.pointee.rBx * P1y - p1.pointee.rBy * P1x))
+        return blockDone
     }
 }
 

@@ -65,7 +65,7 @@ public final class WeldJoint: Joint {
         k33 = iA + iB
     }
 
-    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool) {
+    override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool, subStepped: Bool) {
         ia = bodyA.index; ib = bodyB.index
         let a = bodies[ia], b = bodies[ib]
         mA = a.invMass; iA = a.invI; mB = b.invMass; iB = b.invI

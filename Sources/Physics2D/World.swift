@@ -43,6 +43,11 @@ public final class World {
     public var contactHertz = PhysicsSettings.contactHertz {
         didSet { if !(contactHertz >= 0) { contactHertz = 0 } }
     }
+    /// The frequency the soft step's contacts get in a step of `dt` seconds: `contactHertz`,
+    /// capped at a quarter of the sub-step rate (`softSubSteps` sub-steps per step).
+    public func effectiveContactHertz(step dt: Double) -> Double {
+        min(contactHertz, 0.25 * (1 / (dt / Double(softSubSteps))))
+    }
     /// The soft step solves its coloured contacts four at a time in SIMD lanes; false solves
     /// them one at a time in the same order (the same results to the last bit: for tests).
     var softLanes = true
@@ -479,7 +484,7 @@ public final class World {
         defer { swap(&solver, &self.solver) }
         solverBodies.withUnsafeMutableBufferPointer { sb in
             solver.prepare(contacts, sb, warmStart: warm)
-            for j in joints { j.subStepped = false; j.prepare(sb, dt: dt, warmStart: warm) }
+            for j in joints { j.prepare(sb, dt: dt, warmStart: warm, subStepped: false) }
             if warm { solver.warmStart(sb) }
             for _ in 0..<velocityIterations {
                 for j in joints { j.solveVelocity(sb) }
@@ -522,7 +527,7 @@ public final class World {
     private func solveSoft(_ dt: Double, sleeping: Bool) {
         let n = softSubSteps
         let h = dt / Double(n), invH = 1 / h
-        let hertz = min(contactHertz, 0.25 * invH)
+        let hertz = effectiveContactHertz(step: dt)
         let warm = warmStarting
         let reportImpulses = onPostSolve != nil
         let contacts = self.contacts
@@ -553,7 +558,7 @@ public final class World {
                     if abs(w) > maxW { w = w < 0 ? -maxW : maxW }
                     sb[k].v = v; sb[k].w = w
                 }
-                for j in joints { j.subStepped = true; j.prepare(sb, dt: h, warmStart: warm || step > 0) }
+                for j in joints { j.prepare(sb, dt: h, warmStart: warm || step > 0, subStepped: true) }
                 if warm || step > 0 { contactPass(.warmStart, &solver, sb) }
                 for j in joints { j.solveVelocity(sb) }
                 contactPass(.solve, &solver, sb, invH: invH, useBias: true)

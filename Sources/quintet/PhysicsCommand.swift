@@ -110,8 +110,7 @@ struct PhysicsCommand: ParsableCommand {
             let cpuMean = n == 0 ? Double.nan : cpuMeasured / Double(n)
             let stability = StabilityMetrics.compute(scene: sc, steps: steps, initial: initial,
                                                      settled: settled, final: final, contactBegins: begins)
-            // The frequency the contacts get: the setting, capped at a quarter of the sub-step rate.
-            let hertz = min(contactHertz, 0.25 / (sc.dt / Double(substeps)))
+            let hertz = world.effectiveContactHertz(step: sc.dt)
             let hertzText = hertz == hertz.rounded() ? String(Int(hertz)) : String(format: "%.1f", hertz)
             let solverText = solver == .softStep
                 ? "Box2D v3 structure (soft step): \(workers) thread\(workers == 1 ? "" : "s"), \(substeps) sub-steps of soft contacts (\(hertzText) Hz, damping ratio \(Int(PhysicsSettings.contactDampingRatio))) with relaxation, restitution after the sub-steps; scene iterations not used"
