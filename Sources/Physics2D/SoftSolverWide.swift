@@ -45,6 +45,9 @@ struct WidePair {
     /// Whether any lane has a second point: bundles of one-point contacts (circles) skip the
     /// second point's lanes, which would only add zero impulses.
     var twoPoints = false
+    /// The lanes (a bit each) whose body A, and B, the solver moves: the ones written back
+    /// after the bundle is solved (decided once here, not per lane and pass).
+    var movesA: UInt8 = 0, movesB: UInt8 = 0
 }
 
 /// The lanes' view of their bodies (gathered before a bundle is solved, scattered after).
@@ -65,12 +68,12 @@ struct WideBodies {
         }
     }
 
-    /// Writes the velocities back, for the lanes whose body the solver moves.
+    /// Writes the velocities back, for the lanes whose body the solver moves (`moves`: a bit
+    /// per lane, `WidePair.movesA` or `movesB`).
     @inline(__always)
-    func scatter(_ idx: SIMD4<Int32>, _ invMass: Wide, _ invI: Wide, _ bodies: UnsafeMutableBufferPointer<SolverBody>) {
-        for lane in 0..<4 {
+    func scatter(_ idx: SIMD4<Int32>, _ moves: UInt8, _ bodies: UnsafeMutableBufferPointer<SolverBody>) {
+        for lane in 0..<4 where moves & (1 << lane) != 0 {
             let i = Int(idx[lane])
-            guard i >= 0, invMass[lane] != 0 || invI[lane] != 0 else { continue }
             bodies[i].v = Vec2(vx[lane], vy[lane])
             bodies[i].w = w[lane]
         }
@@ -181,6 +184,8 @@ extension SoftContactSolver {
         w.impulseScale[lane] = cc.softness.impulseScale
         w.block[lane] = cc.block
         w.m11[lane] = cc.m11; w.m12[lane] = cc.m12; w.m22[lane] = cc.m22
+        if cc.mA != 0 || cc.iA != 0 { w.movesA |= 1 << UInt8(lane) }
+        if cc.mB != 0 || cc.iB != 0 { w.movesB |= 1 << UInt8(lane) }
     }
 
     private static func load(_ p: inout WidePoint, lane: Int, _ s: SoftContactPoint) {
@@ -246,8 +251,8 @@ extension SoftContactSolver {
             var B = WideBodies(w.pointee.b, bodies, positions: false)
             Self.warmStart(points0 + j, w, &A, &B)
             if w.pointee.twoPoints { Self.warmStart(points1 + j, w, &A, &B) }
-            A.scatter(w.pointee.a, w.pointee.mA, w.pointee.iA, bodies)
-            B.scatter(w.pointee.b, w.pointee.mB, w.pointee.iB, bodies)
+            A.scatter(w.pointee.a, w.pointee.movesA, bodies)
+            B.scatter(w.pointee.b, w.pointee.movesB, bodies)
         }
     }
 
@@ -382,8 +387,8 @@ extension SoftContactSolver {
         }
         frictionPoint(p0, w, &A, &B)
         if twoPoints { frictionPoint(p1, w, &A, &B) }
-        A.scatter(w.pointee.a, w.pointee.mA, w.pointee.iA, bodies)
-        B.scatter(w.pointee.b, w.pointee.mB, w.pointee.iB, bodies)
+        A.scatter(w.pointee.a, w.pointee.movesA, bodies)
+        B.scatter(w.pointee.b, w.pointee.movesB, bodies)
     }
 
     /// The 2×2 block, in the lanes where both points press gently and the solution pushes at
