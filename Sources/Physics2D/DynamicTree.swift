@@ -265,9 +265,9 @@ final class DynamicTree {
         defer { swap(&stack, &self.stack) }
         stack.removeAll(keepingCapacity: true)
         stack.append(root)
-        nodes.withUnsafeBufferPointer { nodes in
+        store.nodes.withUnsafeBufferPointer { nodes in
             while let id = stack.popLast() {
-                let node = store.nodes[Int(id)]
+                let node = nodes[Int(id)]
                 guard node.aabb.overlaps(box) else { continue }
                 if node.isLeaf {
                     visit(id)
