@@ -86,9 +86,9 @@ public final class DistanceJoint: Joint {
         self.dt = dt
         ia = bodyA.index; ib = bodyB.index
         let a = bodies[ia], b = bodies[ib]
-        mA = a.invMass; iA = a.invI; mB = b.invMass; iB = b.invI
-        rA = a.q.apply(localAnchorA - a.localCenter)
-        rB = b.q.apply(localAnchorB - b.localCenter)
+        mA = bodyA.invMassValue; iA = bodyA.invI; mB = bodyB.invMassValue; iB = bodyB.invI
+        rA = a.q.apply(localAnchorA - bodyA.localCenter)
+        rB = b.q.apply(localAnchorB - bodyB.localCenter)
         let d = b.c + rB - a.c - rA
         currentLength = d.length
         u = currentLength > PhysicsSettings.linearSlop ? (1 / currentLength) * d : .zero
@@ -168,8 +168,8 @@ public final class DistanceJoint: Joint {
     /// inside its limits (the spring itself is not corrected here).
     override func solvePosition(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool {
         var cA = bodies[ia].c, aA = bodies[ia].a, cB = bodies[ib].c, aB = bodies[ib].a
-        let rA = bodies[ia].q.apply(localAnchorA - bodies[ia].localCenter)
-        let rB = bodies[ib].q.apply(localAnchorB - bodies[ib].localCenter)
+        let rA = bodies[ia].q.apply(localAnchorA - bodyA.localCenter)
+        let rB = bodies[ib].q.apply(localAnchorB - bodyB.localCenter)
         var d = cB + rB - cA - rA
         let len = d.length
         d = len > 1e-12 ? (1 / len) * d : .zero

@@ -105,9 +105,9 @@ public final class RevoluteJoint: Joint {
         limitWithPin = subStepped && lowerAngle < upperAngle
         ia = bodyA.index; ib = bodyB.index
         let a = bodies[ia], b = bodies[ib]
-        mA = a.invMass; iA = a.invI; mB = b.invMass; iB = b.invI
-        rA = a.q.apply(localAnchorA - a.localCenter)
-        rB = b.q.apply(localAnchorB - b.localCenter)
+        mA = bodyA.invMassValue; iA = bodyA.invI; mB = bodyB.invMassValue; iB = bodyB.invI
+        rA = a.q.apply(localAnchorA - bodyA.localCenter)
+        rB = b.q.apply(localAnchorB - bodyB.localCenter)
         let k = iA + iB
         axialMass = k > 0 ? 1 / k : 0
         if !enableMotor { motorImpulse = 0 }
@@ -233,8 +233,8 @@ public final class RevoluteJoint: Joint {
             aA -= iA * limitImpulse; aB += iB * limitImpulse
         }
         let qA = Rot(angle: aA), qB = Rot(angle: aB)
-        let rA = qA.apply(localAnchorA - bodies[ia].localCenter)
-        let rB = qB.apply(localAnchorB - bodies[ib].localCenter)
+        let rA = qA.apply(localAnchorA - bodyA.localCenter)
+        let rB = qB.apply(localAnchorB - bodyB.localCenter)
         let c = cB + rB - cA - rA
         let positionError = c.length
         let (k11, k12, k22) = pinMass(rA, rB)

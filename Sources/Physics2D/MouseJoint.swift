@@ -74,8 +74,8 @@ public final class MouseJoint: Joint {
     override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool, subStepped: Bool) {
         ib = bodyB.index
         let b = bodies[ib]
-        mB = b.invMass; iB = b.invI
-        rB = b.q.apply(localAnchor - b.localCenter)
+        mB = bodyB.invMassValue; iB = bodyB.invI
+        rB = b.q.apply(localAnchor - bodyB.localCenter)
         let mass = mB > 0 ? 1 / mB : 0
         let s = softness(frequency: frequency, dampingRatio: dampingRatio, mass: mass, dt: dt)
         gamma = s.gamma

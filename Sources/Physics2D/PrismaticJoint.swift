@@ -91,9 +91,9 @@ public final class PrismaticJoint: Joint {
         self.dt = dt
         ia = bodyA.index; ib = bodyB.index
         let a = bodies[ia], b = bodies[ib]
-        mA = a.invMass; iA = a.invI; mB = b.invMass; iB = b.invI
-        let rA = a.q.apply(localAnchorA - a.localCenter)
-        let rB = b.q.apply(localAnchorB - b.localCenter)
+        mA = bodyA.invMassValue; iA = bodyA.invI; mB = bodyB.invMassValue; iB = bodyB.invI
+        let rA = a.q.apply(localAnchorA - bodyA.localCenter)
+        let rB = b.q.apply(localAnchorB - bodyB.localCenter)
         let d = b.c - a.c + rB - rA
         axis = a.q.apply(localAxisA)
         a1 = cross(d + rA, axis); a2 = cross(rB, axis)
@@ -173,8 +173,8 @@ public final class PrismaticJoint: Joint {
     override func solvePosition(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool {
         var cA = bodies[ia].c, aA = bodies[ia].a, cB = bodies[ib].c, aB = bodies[ib].a
         let qA = bodies[ia].q, qB = bodies[ib].q
-        let rA = qA.apply(localAnchorA - bodies[ia].localCenter)
-        let rB = qB.apply(localAnchorB - bodies[ib].localCenter)
+        let rA = qA.apply(localAnchorA - bodyA.localCenter)
+        let rB = qB.apply(localAnchorB - bodyB.localCenter)
         let d = cB + rB - cA - rA
         let axis = qA.apply(localAxisA), perp = qA.apply(localPerpA)
         let a1 = cross(d + rA, axis), a2 = cross(rB, axis)

@@ -114,13 +114,14 @@ struct SoftContactSolver {
             let m = contact.manifold
             let ia = contact.bodyA.index, ib = contact.bodyB.index
             let bA = bodies[ia], bB = bodies[ib]
+            unowned(unsafe) let bodyA = contact.bodyA, bodyB = contact.bodyB
             var cc = SoftContactConstraint(a: ia, b: ib, contact: ci)
-            cc.mA = bA.invMass; cc.iA = bA.invI; cc.mB = bB.invMass; cc.iB = bB.invI
+            cc.mA = bodyA.invMassValue; cc.iA = bodyA.invI; cc.mB = bodyB.invMassValue; cc.iB = bodyB.invI
             cc.friction = contact.friction
             cc.restitution = contact.restitution
             cc.softness = cc.mA == 0 || cc.mB == 0 ? fixed : equal
-            let xfA = Transform(p: bA.c - bA.q.apply(bA.localCenter), q: bA.q)
-            let xfB = Transform(p: bB.c - bB.q.apply(bB.localCenter), q: bB.q)
+            let xfA = Transform(p: bA.c - bA.q.apply(bodyA.localCenter), q: bA.q)
+            let xfB = Transform(p: bB.c - bB.q.apply(bodyB.localCenter), q: bB.q)
             let wm = WorldManifold(m, xfA, contact.shapeA.radius, xfB, contact.shapeB.radius)
             let n = wm.normal, t = n.rightPerp
             cc.normal = n

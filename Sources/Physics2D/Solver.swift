@@ -3,15 +3,50 @@
 // non-linear Gauss–Seidel position pass (Baumgarte-scaled, clamped) that
 // removes the remaining overlap without adding energy.
 
+/// What the solvers read and write of a body during a step: its velocities and pose, 64 bytes,
+/// one cache line in `SolverBodies` (the masses and the local centre, read once per step, are
+/// taken from the `Body`). Box2D v3 keeps its solver bodies small for the same reason: the
+/// contact solve gathers eight bodies per bundle from anywhere in the array.
 struct SolverBody {
     var v: Vec2
     var w: Double
     var c: Vec2
     var a: Double
     var q: Rot
-    var invMass: Double
-    var invI: Double
-    var localCenter: Vec2
+}
+
+/// The solver bodies of a step, in storage aligned to a cache line (an `Array`'s elements are
+/// not: 64-byte bodies would then each straddle two lines). Reused from step to step.
+final class SolverBodies {
+    private(set) var buffer = UnsafeMutableBufferPointer<SolverBody>(start: nil, count: 0)
+    private var capacity = 0
+    private var count = 0
+
+    /// Forgets the bodies, keeping the storage.
+    func removeAll() { count = 0; buffer = UnsafeMutableBufferPointer(start: buffer.baseAddress, count: 0) }
+
+    func append(_ body: SolverBody) {
+        if count == capacity { grow() }
+        (buffer.baseAddress! + count).initialize(to: body)
+        count += 1
+        buffer = UnsafeMutableBufferPointer(start: buffer.baseAddress, count: count)
+    }
+
+    private func grow() {
+        let newCapacity = max(64, 2 * capacity)
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: newCapacity * MemoryLayout<SolverBody>.stride, alignment: 64)
+        let fresh = raw.bindMemory(to: SolverBody.self, capacity: newCapacity)
+        if let old = buffer.baseAddress {
+            fresh.moveInitialize(from: old, count: count)
+            UnsafeMutableRawPointer(old).deallocate()
+        }
+        capacity = newCapacity
+        buffer = UnsafeMutableBufferPointer(start: fresh, count: count)
+    }
+
+    deinit {
+        if let old = buffer.baseAddress { UnsafeMutableRawPointer(old).deallocate() }
+    }
 }
 
 struct ConstraintPoint {
@@ -29,6 +64,8 @@ struct ContactConstraint {
     var a: Int
     var b: Int
     var mA = 0.0, iA = 0.0, mB = 0.0, iB = 0.0
+    /// The bodies' centres of mass in their own frames (for the position pass).
+    var localCenterA = Vec2.zero, localCenterB = Vec2.zero
     var normal = Vec2.zero
     var friction = 0.0
     var restitution = 0.0
@@ -80,8 +117,10 @@ struct ContactSolver {
             let m = contact.manifold
             let ia = contact.bodyA.index, ib = contact.bodyB.index
             let bA = bodies[ia], bB = bodies[ib]
+            unowned(unsafe) let bodyA = contact.bodyA, bodyB = contact.bodyB
             var cc = ContactConstraint(a: ia, b: ib, contact: ci)
-            cc.mA = bA.invMass; cc.iA = bA.invI; cc.mB = bB.invMass; cc.iB = bB.invI
+            cc.mA = bodyA.invMassValue; cc.iA = bodyA.invI; cc.mB = bodyB.invMassValue; cc.iB = bodyB.invI
+            cc.localCenterA = bodyA.localCenter; cc.localCenterB = bodyB.localCenter
             cc.friction = contact.friction
             cc.restitution = contact.restitution
             cc.type = m.type
@@ -90,8 +129,8 @@ struct ContactSolver {
             cc.manifoldPointCount = m.pointCount
             cc.radiusA = contact.shapeA.radius
             cc.radiusB = contact.shapeB.radius
-            let xfA = Transform(p: bA.c - bA.q.apply(bA.localCenter), q: bA.q)
-            let xfB = Transform(p: bB.c - bB.q.apply(bB.localCenter), q: bB.q)
+            let xfA = Transform(p: bA.c - bA.q.apply(cc.localCenterA), q: bA.q)
+            let xfB = Transform(p: bB.c - bB.q.apply(cc.localCenterB), q: bB.q)
             let wm = WorldManifold(m, xfA, cc.radiusA, xfB, cc.radiusB)
             cc.normal = wm.normal
             cc.pointCount = m.pointCount
@@ -260,7 +299,7 @@ struct ContactSolver {
             let mA = cc.mA, iA = cc.iA, mB = cc.mB, iB = cc.iB
             var cA = bodies[cc.a].c, aA = bodies[cc.a].a, cB = bodies[cc.b].c, aB = bodies[cc.b].a
             var qA = bodies[cc.a].q, qB = bodies[cc.b].q
-            let lcA = bodies[cc.a].localCenter, lcB = bodies[cc.b].localCenter
+            let lcA = cc.localCenterA, lcB = cc.localCenterB
             for i in 0..<cc.manifoldPointCount {
                 let xfA = Transform(p: cA - qA.apply(lcA), q: qA)
                 let xfB = Transform(p: cB - qB.apply(lcB), q: qB)

@@ -106,7 +106,7 @@ extension World {
     /// is fast. The legacy step sweeps past the whole extent; the soft step past half of it
     /// (Box2D v3's safety factor): its contacts keep points only within the speculative
     /// distance, so a body arriving at a wall faster than that per step needs the sweep.
-    func findFastBodies(_ solved: [SolverBody], share: Double) {
+    func findFastBodies(_ solved: UnsafeMutableBufferPointer<SolverBody>, share: Double) {
         sweeps.removeAll(keepingCapacity: true)
         let slop2 = PhysicsSettings.linearSlop * PhysicsSettings.linearSlop
         for k in 0..<bodies.count {

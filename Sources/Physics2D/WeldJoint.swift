@@ -68,9 +68,9 @@ public final class WeldJoint: Joint {
     override func prepare(_ bodies: UnsafeMutableBufferPointer<SolverBody>, dt: Double, warmStart: Bool, subStepped: Bool) {
         ia = bodyA.index; ib = bodyB.index
         let a = bodies[ia], b = bodies[ib]
-        mA = a.invMass; iA = a.invI; mB = b.invMass; iB = b.invI
-        rA = a.q.apply(localAnchorA - a.localCenter)
-        rB = b.q.apply(localAnchorB - b.localCenter)
+        mA = bodyA.invMassValue; iA = bodyA.invI; mB = bodyB.invMassValue; iB = bodyB.invI
+        rA = a.q.apply(localAnchorA - bodyA.localCenter)
+        rB = b.q.apply(localAnchorB - bodyB.localCenter)
         effectiveMass(rA, rB)
         if frequency > 0 && k33 > 0 {
             let s = softness(frequency: frequency, dampingRatio: dampingRatio, mass: 1 / k33, dt: dt)
@@ -126,8 +126,8 @@ public final class WeldJoint: Joint {
     /// Position pass: the anchors back together and, when rigid, the angle back to the reference.
     override func solvePosition(_ bodies: UnsafeMutableBufferPointer<SolverBody>) -> Bool {
         var cA = bodies[ia].c, aA = bodies[ia].a, cB = bodies[ib].c, aB = bodies[ib].a
-        let rA = bodies[ia].q.apply(localAnchorA - bodies[ia].localCenter)
-        let rB = bodies[ib].q.apply(localAnchorB - bodies[ib].localCenter)
+        let rA = bodies[ia].q.apply(localAnchorA - bodyA.localCenter)
+        let rB = bodies[ib].q.apply(localAnchorB - bodyB.localCenter)
         effectiveMass(rA, rB)
         let c1 = cB + rB - cA - rA
         let positionError = c1.length

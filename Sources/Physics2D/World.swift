@@ -106,7 +106,7 @@ public final class World {
     private var pendingEvents: [(begin: Bool, event: ContactEvent)] = []
     /// Post-solve events of the current step (only filled while `onPostSolve` is set).
     var pendingPostSolve: [PostSolveEvent] = []
-    private var solverBodies: [SolverBody] = []
+    private let solverBodies = SolverBodies()
     private var solver = ContactSolver()
     /// The soft step's contact solver; between steps it holds the last step's constraints
     /// and colours (read by tests).
@@ -432,11 +432,11 @@ public final class World {
         let h = dt / Double(softSubSteps)
         do {
             // Built in locals (swapped out of the world): no exclusivity check per append.
-            var solverBodies: [SolverBody] = [], isStatic: [Bool] = [], softAccel: [SoftAcceleration] = []
-            swap(&solverBodies, &self.solverBodies)
+            let solverBodies = self.solverBodies
+            var isStatic: [Bool] = [], softAccel: [SoftAcceleration] = []
             swap(&isStatic, &self.isStatic)
             swap(&softAccel, &self.softAccel)
-            solverBodies.removeAll(keepingCapacity: true)
+            solverBodies.removeAll()
             isStatic.removeAll(keepingCapacity: true)
             softAccel.removeAll(keepingCapacity: true)
             for k in 0..<bodies.count {
@@ -457,11 +457,9 @@ public final class World {
                     v = (1 / (1 + dt * b.linearDampingValue)) * v
                     w *= 1 / (1 + dt * b.angularDampingValue)
                 }
-                solverBodies.append(SolverBody(v: v, w: w, c: b.center, a: b.angleValue, q: b.xf.q,
-                                               invMass: b.invMassValue, invI: b.invI, localCenter: b.localCenter))
+                solverBodies.append(SolverBody(v: v, w: w, c: b.center, a: b.angleValue, q: b.xf.q))
                 isStatic.append(!b.awake)  // static or sleeping: not integrated
             }
-            swap(&solverBodies, &self.solverBodies)
             swap(&isStatic, &self.isStatic)
             swap(&softAccel, &self.softAccel)
         }
@@ -482,7 +480,8 @@ public final class World {
         var solver = ContactSolver()
         swap(&solver, &self.solver)
         defer { swap(&solver, &self.solver) }
-        solverBodies.withUnsafeMutableBufferPointer { sb in
+        do {
+            let sb = solverBodies.buffer
             solver.prepare(contacts, sb, warmStart: warm)
             for j in joints { j.prepare(sb, dt: dt, warmStart: warm, subStepped: false) }
             if warm { solver.warmStart(sb) }
@@ -538,7 +537,8 @@ public final class World {
         var solver = SoftContactSolver()
         swap(&solver, &self.softSolver)
         defer { swap(&solver, &self.softSolver) }
-        solverBodies.withUnsafeMutableBufferPointer { sb in
+        do {
+            let sb = solverBodies.buffer
             solver.prepare(contacts, sb, warmStart: warm, hertz: hertz, zeta: PhysicsSettings.contactDampingRatio, h: h)
             solver.colour(bodyCount: sb.count, lanes: softLanes)
             // Every other step walks the colours from the last to the first: Gauss–Seidel in
@@ -610,7 +610,7 @@ public final class World {
     /// After either solver: the continuous pass, writing the solver's bodies back, moving the
     /// broad-phase proxies, and sleep.
     private func finishSolve(_ dt: Double, sleeping: Bool) {
-        let solverBodies = self.solverBodies, bodies = self.bodies  // locals: no check per read
+        let solverBodies = self.solverBodies.buffer, bodies = self.bodies  // locals: no check per read
         if continuousCollision { findFastBodies(solverBodies, share: solverKind == .softStep ? 0.5 : 1) }
         // Write back, refresh transforms, and move the broad-phase proxies.
         for k in 0..<bodies.count {
