@@ -49,7 +49,7 @@ public struct Vec2: Equatable, Hashable, Sendable, CustomStringConvertible {
 public struct Rot: Equatable, Sendable {
     public var c: Double
     public var s: Double
-    @inlinable public init(angle: Double) { c = _cos(angle); s = _sin(angle) }
+    @inlinable public init(angle: Double) { (s, c) = PortableMath.sincos(angle) }
     @inlinable init(c: Double, s: Double) { self.c = c; self.s = s }
     public static let identity = Rot(c: 1, s: 0)
     /// Rotate a vector.

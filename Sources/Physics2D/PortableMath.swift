@@ -91,6 +91,20 @@ public enum PortableMath {
         }
     }
 
+    /// `(sin(x), cos(x))`, bit for bit, with one range reduction (a rotation needs both).
+    public static func sincos(_ x: Double) -> (sin: Double, cos: Double) {
+        guard x.isFinite else { return (.nan, .nan) }
+        if x.magnitude < 7.450580596923828e-09 { return (x, 1) }
+        let (n, hi, lo) = reduce(x)
+        let s = kernelSin(hi, lo), c = kernelCos(hi, lo)
+        switch n & 3 {
+        case 0: return (s, c)
+        case 1: return (c, -s)
+        case 2: return (-s, -c)
+        default: return (-c, s)
+        }
+    }
+
     public static func cos(_ x: Double) -> Double {
         guard x.isFinite else { return .nan }
         if x.magnitude < 7.450580596923828e-09 { return 1 }

@@ -55,16 +55,22 @@ struct WideBodies {
     var vx = Wide(), vy = Wide(), w = Wide()
     var cx = Wide(), cy = Wide(), qc = Wide(), qs = Wide()
 
+    /// Gathers the four lanes' bodies whole (a cache line each) and transposes them into
+    /// lanes, without a branch: an unused lane (-1) reads body 0, whose values it only carries
+    /// (its masses are zero and it is never written back).
     @inline(__always)
     init(_ idx: SIMD4<Int32>, _ bodies: UnsafeMutableBufferPointer<SolverBody>, positions: Bool) {
-        for lane in 0..<4 {
-            let i = Int(idx[lane])
-            guard i >= 0 else { continue }
-            let body = bodies[i]
-            vx[lane] = body.v.x; vy[lane] = body.v.y; w[lane] = body.w
-            if positions {
-                cx[lane] = body.c.x; cy[lane] = body.c.y; qc[lane] = body.q.c; qs[lane] = body.q.s
-            }
+        let i = idx.replacing(with: 0, where: idx .< 0)
+        let base = bodies.baseAddress.unsafelyUnwrapped
+        let b0 = base[Int(i[0])], b1 = base[Int(i[1])], b2 = base[Int(i[2])], b3 = base[Int(i[3])]
+        vx = Wide(b0.v.x, b1.v.x, b2.v.x, b3.v.x)
+        vy = Wide(b0.v.y, b1.v.y, b2.v.y, b3.v.y)
+        w = Wide(b0.w, b1.w, b2.w, b3.w)
+        if positions {
+            cx = Wide(b0.c.x, b1.c.x, b2.c.x, b3.c.x)
+            cy = Wide(b0.c.y, b1.c.y, b2.c.y, b3.c.y)
+            qc = Wide(b0.q.c, b1.q.c, b2.q.c, b3.q.c)
+            qs = Wide(b0.q.s, b1.q.s, b2.q.s, b3.q.s)
         }
     }
 

@@ -28,6 +28,23 @@ struct PortableMathTests {
         return out
     }
 
+    /// `sincos` (what `Rot(angle:)` uses) gives `sin` and `cos` to the bit, in every quadrant,
+    /// below the tiny-angle cut, far out and for non-finite angles.
+    @Test func sincosIsSinAndCosBitForBit() {
+        var xs = Self.samples(-1.0e6, 1.0e6, count: 5_000) + Self.samples(-7.0, 7.0, count: 5_000)
+        xs += [0, -0.0, 1e-9, -1e-9, 7.450580596923828e-09, .pi / 4, .pi / 2, .pi, 3 * .pi / 2, 1e300, -1e300,
+               .infinity, -.infinity, .nan]
+        var differing = 0
+        for x in xs {
+            let (s, c) = PortableMath.sincos(x)
+            if s.bitPattern != PortableMath.sin(x).bitPattern && !(s.isNaN && PortableMath.sin(x).isNaN) { differing += 1 }
+            if c.bitPattern != PortableMath.cos(x).bitPattern && !(c.isNaN && PortableMath.cos(x).isNaN) { differing += 1 }
+        }
+        #expect(differing == 0)
+        let q = Rot(angle: 2.5)
+        #expect(q.s.bitPattern == PortableMath.sin(2.5).bitPattern && q.c.bitPattern == PortableMath.cos(2.5).bitPattern)
+    }
+
     @Test func sinAndCosWithinOneUlp() {
         var worst: UInt64 = 0
         for range in [(-1.0, 1.0), (-10.0, 10.0), (-1000.0, 1000.0), (-1.0e6, 1.0e6), (1e-12, 1e-6)] {

@@ -228,6 +228,20 @@ import Testing
         #expect(run() == run())
     }
 
+    /// A solver body is one cache line, and the bodies' storage starts on one (docs/physics.md,
+    /// "One cache line per solver body"), also after it grows.
+    @Test func solverBodiesAreOneCacheLineEach() {
+        #expect(MemoryLayout<SolverBody>.stride == 64)
+        let store = SolverBodies()
+        for n in [1, 64, 65, 1000] {
+            store.removeAll()
+            for k in 0..<n { store.append(SolverBody(v: Vec2(Double(k), 0), w: 0, c: .zero, a: 0, q: .identity)) }
+            #expect(store.buffer.count == n)
+            #expect(UInt(bitPattern: store.buffer.baseAddress) % 64 == 0)
+            #expect(store.buffer[n - 1].v.x == Double(n - 1) && store.buffer[0].v.x == 0)
+        }
+    }
+
     @Test func subStepCountIsAtLeastOne() {
         let world = World()
         world.softSubSteps = 0
