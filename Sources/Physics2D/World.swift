@@ -139,12 +139,18 @@ public final class World {
     private var pool: WorkerPool?
     private let contactStage = SoftContactStage()
     private let narrowStage = NarrowPhaseStage()
+    private let integrationStage = SoftIntegrationStage()
     /// What the world's worker threads hold (nil without workers): freed once they have ended.
     var workerSharedState: AnyObject? { pool?.sharedState }
     /// The smallest colour (in bundles of four) that the workers split (tests lower it).
     var softParallelMinimumBundles: Int {
         get { contactStage.minimumBundles }
         set { contactStage.minimumBundles = max(1, newValue) }
+    }
+    /// The fewest bodies whose sub-step loops the workers split (tests lower it).
+    var softParallelMinimumBodies: Int {
+        get { integrationStage.minimumBodies }
+        set { integrationStage.minimumBodies = max(1, newValue) }
     }
     #endif
 
@@ -548,43 +554,47 @@ public final class World {
             softBackwards.toggle()
             // The legacy clamps, as speeds: at most `maxTranslation` and `maxRotation` per step.
             let maxV = PhysicsSettings.maxTranslation / dt, maxW = PhysicsSettings.maxRotation / dt
-            for step in 0..<n {
-                for k in 0..<sb.count where !isStatic[k] {
-                    let a = accel[k]
-                    var v = a.linearDamping * (sb[k].v + h * a.linear)
-                    var w = a.angularDamping * (sb[k].w + h * a.angular)
-                    // Clamp absurd motions, as the legacy step does per step.
-                    if v.lengthSquared > maxV * maxV { v = (maxV / v.length) * v }
-                    if abs(w) > maxW { w = w < 0 ? -maxW : maxW }
-                    sb[k].v = v; sb[k].w = w
-                }
-                for j in joints { j.prepare(sb, dt: h, warmStart: warm || step > 0, subStepped: true) }
-                if warm || step > 0 { contactPass(.warmStart, &solver, sb) }
-                for j in joints { j.solveVelocity(sb) }
-                contactPass(.solve, &solver, sb, invH: invH, useBias: true)
-                for k in 0..<sb.count where !isStatic[k] {
-                    let v = sb[k].v, w = sb[k].w
-                    sb[k].c += h * v
-                    if w != 0 {
-                        sb[k].a += h * w
-                        sb[k].q = Rot(angle: sb[k].a)
+            isStatic.withUnsafeBufferPointer { isStatic in
+                accel.withUnsafeBufferPointer { accel in  // pointers: no check per body
+                    let inputs = SoftIntegration.Inputs(isStatic: isStatic, accel: accel, h: h, maxV: maxV, maxW: maxW)
+                    for step in 0..<n {
+                        integrationPass(.velocities, sb, inputs)
+                        for j in joints { j.prepare(sb, dt: h, warmStart: warm || step > 0, subStepped: true) }
+                        if warm || step > 0 { contactPass(.warmStart, &solver, sb) }
+                        for j in joints { j.solveVelocity(sb) }
+                        contactPass(.solve, &solver, sb, invH: invH, useBias: true)
+                        integrationPass(.positions, sb, inputs)
+                        // The joints' remaining position error, at the sub-step rate.
+                        for _ in 0..<positionIterations {
+                            var done = true
+                            for j in joints { done = j.solvePosition(sb) && done }
+                            if done { break }
+                        }
+                        for j in joints { j.solveVelocity(sb) }
+                        contactPass(.solve, &solver, sb, invH: invH, useBias: false)
+                        if reportImpulses { solver.accumulateTotals() }
                     }
                 }
-                // The joints' remaining position error, at the sub-step rate.
-                for _ in 0..<positionIterations {
-                    var done = true
-                    for j in joints { done = j.solvePosition(sb) && done }
-                    if done { break }
-                }
-                for j in joints { j.solveVelocity(sb) }
-                contactPass(.solve, &solver, sb, invH: invH, useBias: false)
-                if reportImpulses { solver.accumulateTotals() }
             }
             solver.unloadWide()
             solver.applyRestitution(sb)
             storeImpulses(solver.constraints, contacts)
             if reportImpulses { queuePostSolve(solver.constraints, contacts) }
         }
+    }
+
+    /// One of the soft step's body loops of a sub-step, on the worker pool when there is one
+    /// and the bodies are many.
+    @inline(__always)
+    private func integrationPass(_ kind: SoftIntegration.Kind, _ sb: UnsafeMutableBufferPointer<SolverBody>,
+                                 _ inputs: SoftIntegration.Inputs) {
+        #if !hasFeature(Embedded)
+        if let pool, sb.count >= integrationStage.minimumBodies {
+            integrationStage.run(kind, sb, inputs, pool: pool)
+            return
+        }
+        #endif
+        SoftIntegration.run(kind, 0..<sb.count, sb, inputs)
     }
 
     /// One pass of the soft step over the contacts, the warm start or a solve: the coloured
