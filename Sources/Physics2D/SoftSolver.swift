@@ -80,6 +80,8 @@ struct SoftContactConstraint {
 
 struct SoftContactSolver {
     var constraints: [SoftContactConstraint] = []
+    /// The contacts that got the constraints, by index (`select`).
+    var solvable: [Int32] = []
     /// The coloured constraints, four to a bundle, colour after colour (SoftSolverWide.swift);
     /// colour c's bundles are `colourBundles[c]..<colourBundles[c + 1]`.
     var widePairs: [WidePair] = []
@@ -102,15 +104,64 @@ struct SoftContactSolver {
     /// square root of their ratio, so that a light box could carry a hundred times heavier one,
     /// made columns of alternating masses topple sideways and the 1,000-body pile restless:
     /// tried and left out.)
-    mutating func prepare(_ contacts: [Contact], _ bodies: UnsafeMutableBufferPointer<SolverBody>, warmStart: Bool,
-                          hertz: Double, zeta: Double, h: Double) {
-        constraints.removeAll(keepingCapacity: true)
-        let equal = Softness(hertz: hertz, zeta: zeta, h: h)
-        let fixed = Softness(hertz: 2 * hertz, zeta: zeta, h: h)
+    mutating func prepare(_ contacts: [Contact], _ bodies: UnsafeMutableBufferPointer<SolverBody>, _ inputs: PrepareInputs) {
+        select(contacts)
+        withPrepareBuffers(contacts) { solvable, cs, out in
+            Self.build(0..<solvable.count, solvable, cs, out, bodies, inputs)
+        }
+    }
+
+    /// What building a constraint reads besides its contact and bodies.
+    struct PrepareInputs {
+        var warmStart: Bool
+        var equal: Softness, fixed: Softness
+        init(warmStart: Bool, hertz: Double, zeta: Double, h: Double) {
+            self.warmStart = warmStart
+            equal = Softness(hertz: hertz, zeta: zeta, h: h)
+            fixed = Softness(hertz: 2 * hertz, zeta: zeta, h: h)
+        }
+    }
+
+    /// The first half of `prepare`: the contacts that get a constraint (touching, not a sensor,
+    /// with an awake body), in order, and as many constraints (their old values are all
+    /// overwritten by `build`; growing is the only fill).
+    mutating func select(_ contacts: [Contact]) {
+        solvable.removeAll(keepingCapacity: true)
         for ci in 0..<contacts.count {
             unowned(unsafe) let contact = contacts[ci]  // the caller's array keeps it alive; no retain
             guard contact.touching && !contact.isSensor else { continue }
             guard contact.bodyA.awake || contact.bodyB.awake else { continue }
+            solvable.append(Int32(ci))
+        }
+        let n = solvable.count
+        if constraints.count < n {
+            constraints.append(contentsOf: repeatElement(SoftContactConstraint(a: 0, b: 0, contact: 0), count: n - constraints.count))
+        } else if constraints.count > n {
+            constraints.removeLast(constraints.count - n)
+        }
+    }
+
+    /// Calls `body` with the selected contacts' indices, the contacts and the constraints.
+    @inline(__always)
+    mutating func withPrepareBuffers<R>(_ contacts: [Contact], _ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Contact>,
+                                                                        UnsafeMutableBufferPointer<SoftContactConstraint>) -> R) -> R {
+        let solvable = self.solvable
+        return solvable.withUnsafeBufferPointer { sel in
+            contacts.withUnsafeBufferPointer { cs in
+                constraints.withUnsafeMutableBufferPointer { out in body(sel, cs, out) }
+            }
+        }
+    }
+
+    /// The second half of `prepare`: the constraints `range` of the selected contacts. Each is
+    /// its own, so any split of the selection (the worker pool's) gives the same constraints.
+    static func build(_ range: Range<Int>, _ solvable: UnsafeBufferPointer<Int32>, _ contacts: UnsafeBufferPointer<Contact>,
+                      _ out: UnsafeMutableBufferPointer<SoftContactConstraint>, _ bodies: UnsafeMutableBufferPointer<SolverBody>,
+                      _ inputs: PrepareInputs) {
+        let warmStart = inputs.warmStart
+        for j in range {
+            let ci = Int(solvable[j])
+            unowned(unsafe) let contact = contacts[ci]  // the caller's array keeps it alive; no retain
             let m = contact.manifold
             let ia = contact.bodyA.index, ib = contact.bodyB.index
             let bA = bodies[ia], bB = bodies[ib]
@@ -119,7 +170,7 @@ struct SoftContactSolver {
             cc.mA = bodyA.invMassValue; cc.iA = bodyA.invI; cc.mB = bodyB.invMassValue; cc.iB = bodyB.invI
             cc.friction = contact.friction
             cc.restitution = contact.restitution
-            cc.softness = cc.mA == 0 || cc.mB == 0 ? fixed : equal
+            cc.softness = cc.mA == 0 || cc.mB == 0 ? inputs.fixed : inputs.equal
             let xfA = Transform(p: bA.c - bA.q.apply(bodyA.localCenter), q: bA.q)
             let xfB = Transform(p: bB.c - bB.q.apply(bodyB.localCenter), q: bB.q)
             let wm = WorldManifold(m, xfA, contact.shapeA.radius, xfB, contact.shapeB.radius)
@@ -151,7 +202,7 @@ struct SoftContactSolver {
                 cc.block = true
                 cc.m11 = block.m11; cc.m12 = block.m12; cc.m22 = block.m22
             }
-            constraints.append(cc)
+            out[j] = cc
         }
     }
 
@@ -409,3 +460,39 @@ struct SoftAcceleration {
     var linearDamping = 1.0
     var angularDamping = 1.0
 }
+
+#if !hasFeature(Embedded)
+/// The second half of the soft step's `prepare` on the worker pool: the selected contacts cut
+/// into consecutive ranges, each thread building its range's constraints.
+final class SoftPrepareStage: ParallelStage {
+    var solvable = UnsafeBufferPointer<Int32>(start: nil, count: 0)
+    var contacts = UnsafeBufferPointer<Contact>(start: nil, count: 0)
+    var out = UnsafeMutableBufferPointer<SoftContactConstraint>(start: nil, count: 0)
+    var bodies = UnsafeMutableBufferPointer<SolverBody>(start: nil, count: 0)
+    var inputs: SoftContactSolver.PrepareInputs?
+
+    /// Below this many constraints the caller builds them alone (tests lower it).
+    var minimumConstraints = 512
+
+    func work(share: Int, of shares: Int) {
+        SoftContactSolver.build(shareOf(0..<solvable.count, share, shares), solvable, contacts, out, bodies, inputs!)
+    }
+
+    /// `SoftContactSolver.prepare`, its constraints built on the pool's threads when they are many.
+    func prepare(_ solver: inout SoftContactSolver, _ contacts: [Contact], _ bodies: UnsafeMutableBufferPointer<SolverBody>,
+                 _ inputs: SoftContactSolver.PrepareInputs, pool: WorkerPool) {
+        solver.select(contacts)
+        solver.withPrepareBuffers(contacts) { solvable, cs, out in
+            guard solvable.count >= minimumConstraints else {
+                SoftContactSolver.build(0..<solvable.count, solvable, cs, out, bodies, inputs)
+                return
+            }
+            self.solvable = solvable; self.contacts = cs; self.out = out; self.bodies = bodies; self.inputs = inputs
+            pool.run(self)
+            self.solvable = UnsafeBufferPointer(start: nil, count: 0); self.contacts = UnsafeBufferPointer(start: nil, count: 0)
+            self.out = UnsafeMutableBufferPointer(start: nil, count: 0); self.bodies = UnsafeMutableBufferPointer(start: nil, count: 0)
+            self.inputs = nil
+        }
+    }
+}
+#endif

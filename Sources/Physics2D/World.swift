@@ -140,6 +140,7 @@ public final class World {
     private let contactStage = SoftContactStage()
     private let narrowStage = NarrowPhaseStage()
     private let integrationStage = SoftIntegrationStage()
+    private let prepareStage = SoftPrepareStage()
     /// What the world's worker threads hold (nil without workers): freed once they have ended.
     var workerSharedState: AnyObject? { pool?.sharedState }
     /// The smallest colour (in bundles of four) that the workers split (tests lower it).
@@ -151,6 +152,11 @@ public final class World {
     var softParallelMinimumBodies: Int {
         get { integrationStage.minimumBodies }
         set { integrationStage.minimumBodies = max(1, newValue) }
+    }
+    /// The fewest contact constraints whose building the workers split (tests lower it).
+    var softParallelMinimumConstraints: Int {
+        get { prepareStage.minimumConstraints }
+        set { prepareStage.minimumConstraints = max(1, newValue) }
     }
     #endif
 
@@ -545,7 +551,8 @@ public final class World {
         defer { swap(&solver, &self.softSolver) }
         do {
             let sb = solverBodies.buffer
-            solver.prepare(contacts, sb, warmStart: warm, hertz: hertz, zeta: PhysicsSettings.contactDampingRatio, h: h)
+            prepareContacts(&solver, contacts, sb, SoftContactSolver.PrepareInputs(
+                warmStart: warm, hertz: hertz, zeta: PhysicsSettings.contactDampingRatio, h: h))
             solver.colour(bodyCount: sb.count, lanes: softLanes)
             // Every other step walks the colours from the last to the first: Gauss–Seidel in
             // one fixed order leans a stack towards one side, step after step (pyramid40's
@@ -581,6 +588,19 @@ public final class World {
             storeImpulses(solver.constraints, contacts)
             if reportImpulses { queuePostSolve(solver.constraints, contacts) }
         }
+    }
+
+    /// The soft step's constraints, built on the worker pool when there is one.
+    @inline(__always)
+    private func prepareContacts(_ solver: inout SoftContactSolver, _ contacts: [Contact],
+                                 _ sb: UnsafeMutableBufferPointer<SolverBody>, _ inputs: SoftContactSolver.PrepareInputs) {
+        #if !hasFeature(Embedded)
+        if let pool {
+            prepareStage.prepare(&solver, contacts, sb, inputs, pool: pool)
+            return
+        }
+        #endif
+        solver.prepare(contacts, sb, inputs)
     }
 
     /// One of the soft step's body loops of a sub-step, on the worker pool when there is one

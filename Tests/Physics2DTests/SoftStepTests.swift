@@ -358,15 +358,16 @@ import Testing
         }
     }
 
-    /// The worker pool splits each colour's bundles, and the sub-steps' body loops, between
-    /// threads: any number of workers gives the same bits as one (every colour of eight bundles
-    /// or more, and the 211 bodies, are split here).
+    /// The worker pool splits each colour's bundles, the building of the constraints and the
+    /// sub-steps' body loops between threads: any number of workers gives the same bits as one
+    /// (every colour of eight bundles or more, the constraints and the 211 bodies are split here).
     @Test func workersGiveTheSameBitsAsOneThread() {
         func run(workers: Int) -> [UInt64] {
             let world = World(gravity: Vec2(0, -10), workers: workers)
             #expect(world.workers == workers)
             world.softParallelMinimumBundles = 8
             world.softParallelMinimumBodies = 100
+            world.softParallelMinimumConstraints = 50
             let ground = world.createBody(BodyDef(type: .static, position: Vec2(0, -0.5)))
             world.createShape(on: ground, ShapeDef(.box(halfWidth: 40, halfHeight: 0.5), friction: 0.6))
             world.solverKind = .softStep
