@@ -64,7 +64,9 @@ final class SoftIntegrationStage: ParallelStage {
     var inputs: SoftIntegration.Inputs?
 
     /// Below this many bodies the caller integrates them alone: handing them to another core
-    /// costs more than the loop (measured on pile5000 and pyramid100; tests lower it).
+    /// costs more than the loop saves on small scenes. Not tuned: the scenes with 2,000 bodies
+    /// or more (pile5000, pyramid100) gain from the split, the harness's four have fewer than 500
+    /// (tests lower it).
     var minimumBodies = 2_000
 
     func work(share: Int, of shares: Int) {

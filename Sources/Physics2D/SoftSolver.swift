@@ -471,7 +471,8 @@ final class SoftPrepareStage: ParallelStage {
     var bodies = UnsafeMutableBufferPointer<SolverBody>(start: nil, count: 0)
     var inputs: SoftContactSolver.PrepareInputs?
 
-    /// Below this many constraints the caller builds them alone (tests lower it).
+    /// Below this many constraints the caller builds them alone (as for the body loops, not
+    /// tuned; tests lower it).
     var minimumConstraints = 512
 
     func work(share: Int, of shares: Int) {
