@@ -65,7 +65,7 @@ final class SoftIntegrationStage: ParallelStage {
 
     /// Below this many bodies the caller integrates them alone: handing them to another core
     /// costs more than the loop saves on small scenes. Not tuned: the scenes with 2,000 bodies
-    /// or more (pile5000, pyramid100) gain from the split, the harness's four have fewer than 500
+    /// or more (pile5000, pyramid100) gain from the split; the harness's four have at most 1,003
     /// (tests lower it).
     var minimumBodies = 2_000
 
