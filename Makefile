@@ -7,7 +7,7 @@
 
 # The e2e suite runs against this binary; `swift test` builds it along with the tests.
 QUINTET_BIN ?= $(CURDIR)/.build/debug/quintet
-PYTEST = e2e/.venv/bin/python -m pytest e2e -q -m "not long"
+PYTEST = e2e/.venv/bin/python -m pytest e2e -q -m "not long" --durations=30
 
 # Release builds link the Swift runtime statically: a third of the start-up time, which
 # counts when `quintet tempo` runs once per file.
