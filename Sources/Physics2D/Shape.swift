@@ -251,6 +251,8 @@ public final class Shape {
     /// Stable id, assigned by the world in creation order.
     public internal(set) var id: Int = -1
     var proxyId: Int32 = -1
+    /// A static shape's leaf in the world's tree of static shapes (-1 for the others).
+    var staticProxyId: Int32 = -1
     let radius: Double
     /// Polygon or segment core used by the narrow phase (nil for circles).
     let core: Polygon?

@@ -143,10 +143,16 @@ extension World {
             guard let box else { continue }
             var tMin = 1.0
             let bullet = b.isBulletValue
-            tree.queryUnchanging(box) { proxy in  // the visit reads the tree, never changes it
-                // Static shapes for every fast body; a bullet also meets non-bullet dynamic bodies,
-                // taken where they are at the end of the step. (The body type is read from the
-                // shape first: most candidates in a pile are dynamic and rejected here.)
+            // Static shapes for every fast body, from the tree of static shapes; a bullet also
+            // meets non-bullet dynamic bodies, taken where they are at the end of the step, so it
+            // walks the main tree. (The earliest impact is the smallest of the candidates' times,
+            // whatever order they come in.)
+            let staticTree = self.staticTree
+            let candidates = bullet ? tree : staticTree
+            candidates.queryUnchanging(box) { leaf in  // the visit reads the tree, never changes it
+                let proxy = bullet ? leaf : staticTree.data(leaf)
+                // (The body type is read from the shape first: most of a bullet's candidates in
+                // a pile are dynamic and rejected here.)
                 guard let other = proxyShapes[Int(proxy)], !other.isSensor,
                       other.bodyType == .static || (bullet && other.bodyType == .dynamic),
                       let ob = other.body, ob !== b,

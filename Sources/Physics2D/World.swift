@@ -92,6 +92,11 @@ public final class World {
     public private(set) var stepCount = 0
 
     let tree = DynamicTree()
+    /// The static shapes again, alone (each leaf's data is the shape's proxy in `tree`): the
+    /// continuous pass sweeps a fast non-bullet body against static shapes only, and in the
+    /// main tree the query walked every dynamic body the swept box overlaps (Box2D v3 keeps a
+    /// tree per body type for the same reason).
+    let staticTree = DynamicTree()
     private(set) var proxyShapes: [Shape?] = []
     private var proxyMoved: [Bool] = []
     private var moveBuffer: [Int32] = []
@@ -201,6 +206,9 @@ public final class World {
         while proxyShapes.count <= p { proxyShapes.append(nil); proxyMoved.append(false) }
         proxyShapes[p] = s
         markMoved(proxy)
+        if body.type == .static {
+            s.staticProxyId = staticTree.createProxy(s.geometry.aabb(body.xf), data: proxy)
+        }
     }
 
     /// Removes a body with its shapes and contacts. Inside a step or a callback the
@@ -278,6 +286,10 @@ public final class World {
             let p = Int(s.proxyId)
             tree.destroyProxy(s.proxyId)
             proxyShapes[p] = nil
+            if s.staticProxyId >= 0 {
+                staticTree.destroyProxy(s.staticProxyId)
+                s.staticProxyId = -1
+            }
             if proxyMoved[p] {
                 proxyMoved[p] = false
                 moveBuffer.removeAll { $0 == s.proxyId }
@@ -293,6 +305,7 @@ public final class World {
     func bodyMoved(_ body: Body) {
         for s in body.shapes where s.proxyId >= 0 {
             if tree.moveProxy(s.proxyId, tight: s.aabb(body.xf)) { markMoved(s.proxyId) }
+            if s.staticProxyId >= 0 { staticTree.moveProxy(s.staticProxyId, tight: s.aabb(body.xf)) }
         }
     }
 

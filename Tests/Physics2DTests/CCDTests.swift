@@ -65,6 +65,44 @@ import Testing
         #expect(finalX > 10.1)
     }
 
+    /// The static shapes the continuous pass sweeps against, in the world's tree of static
+    /// shapes found where a query of the main tree finds them.
+    static func staticLeaves(_ world: World, _ box: AABB) -> Set<Int32> {
+        var found = Set<Int32>()
+        world.staticTree.queryUnchanging(box) { leaf in found.insert(world.staticTree.data(leaf)) }
+        return found
+    }
+
+    /// The tree of static shapes holds the static shapes, every one and only those (a chain's
+    /// segments too), follows a static body that is moved, and forgets a removed one; a fast
+    /// non-bullet box is stopped by a static wall moved into its way.
+    @Test(arguments: SolverKind.allCases) func staticShapesHaveTheirOwnTree(_ solver: SolverKind) {
+        let world = Self.world(wall: .chain, solver: solver)
+        let wall = world.createBody(BodyDef(type: .static, position: Vec2(30, 0)))
+        let plate = world.createShape(on: wall, ShapeDef(.box(halfWidth: 0.05, halfHeight: 2)))
+        let mover = world.createBody(BodyDef(type: .kinematic, position: Vec2(0, 10)))
+        world.createShape(on: mover, ShapeDef(.box(halfWidth: 1, halfHeight: 1)))
+        let ball = world.createBody(BodyDef(type: .dynamic, position: Vec2(0, -10)))
+        world.createShape(on: ball, ShapeDef(.circle(center: .zero, radius: 0.5)))
+        let everywhere = AABB(lower: Vec2(-1000, -1000), upper: Vec2(1000, 1000))
+        let statics = world.bodies.filter { $0.type == .static }.flatMap(\.shapes).map(\.proxyId)
+        #expect(statics.count == 3)  // two chain segments and the plate
+        #expect(Self.staticLeaves(world, everywhere) == Set(statics))
+        // Moved in front of the chain, to x = 5: found there, no longer at x = 30.
+        wall.setTransform(position: Vec2(5, 0), angle: 0)
+        #expect(Self.staticLeaves(world, AABB(lower: Vec2(4.9, -1), upper: Vec2(5.1, 1))) == [plate.proxyId])
+        #expect(Self.staticLeaves(world, AABB(lower: Vec2(29, -1), upper: Vec2(31, 1))).isEmpty)
+        // A fast box that is not a bullet stops at the moved wall's face (x = 4.95).
+        let box = world.createBody(BodyDef(type: .dynamic, position: Vec2(0.3, 0.3), linearVelocity: Vec2(600, 0)))
+        world.createShape(on: box, ShapeDef(.box(halfWidth: 0.05, halfHeight: 0.05)))
+        var maxX = 0.0
+        for _ in 0..<30 { world.step(1.0 / 60); maxX = max(maxX, box.position.x) }
+        #expect(maxX <= 4.95 - 0.05 + 0.02, "reached \(maxX)")
+        let plateProxy = plate.proxyId
+        world.removeBody(wall)
+        #expect(Self.staticLeaves(world, everywhere) == Set(statics.filter { $0 != plateProxy }))
+    }
+
     @Test func shotAtAnInternalChainVertexStops() {
         for projectile in Projectile.allCases {
             let (maxX, _) = Self.fire(projectile, at: .chain, speed: 1000, bullet: true, y: 0)
