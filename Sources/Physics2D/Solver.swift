@@ -18,18 +18,18 @@ struct SolverBody {
 /// The solver bodies of a step, in storage aligned to a cache line (an `Array`'s elements are
 /// not: 64-byte bodies would then each straddle two lines). Reused from step to step.
 final class SolverBodies {
+    /// The bodies (its count is theirs) at the start of the storage.
     private(set) var buffer = UnsafeMutableBufferPointer<SolverBody>(start: nil, count: 0)
     private var capacity = 0
-    private var count = 0
 
     /// Forgets the bodies, keeping the storage.
-    func removeAll() { count = 0; buffer = UnsafeMutableBufferPointer(start: buffer.baseAddress, count: 0) }
+    func removeAll() { buffer = UnsafeMutableBufferPointer(start: buffer.baseAddress, count: 0) }
 
     func append(_ body: SolverBody) {
+        let count = buffer.count
         if count == capacity { grow() }
         (buffer.baseAddress! + count).initialize(to: body)
-        count += 1
-        buffer = UnsafeMutableBufferPointer(start: buffer.baseAddress, count: count)
+        buffer = UnsafeMutableBufferPointer(start: buffer.baseAddress, count: count + 1)
     }
 
     private func grow() {
@@ -37,11 +37,11 @@ final class SolverBodies {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: newCapacity * MemoryLayout<SolverBody>.stride, alignment: 64)
         let fresh = raw.bindMemory(to: SolverBody.self, capacity: newCapacity)
         if let old = buffer.baseAddress {
-            fresh.moveInitialize(from: old, count: count)
+            fresh.moveInitialize(from: old, count: buffer.count)
             UnsafeMutableRawPointer(old).deallocate()
         }
         capacity = newCapacity
-        buffer = UnsafeMutableBufferPointer(start: fresh, count: count)
+        buffer = UnsafeMutableBufferPointer(start: fresh, count: buffer.count)
     }
 
     deinit {

@@ -200,14 +200,15 @@ public final class World {
     func insertShape(_ s: Shape, on body: Body) {
         s.id = nextShapeId; nextShapeId += 1
         body.attach(s)
-        let proxy = tree.createProxy(s.geometry.aabb(body.xf), data: Int32(s.id))
+        let box = s.geometry.aabb(body.xf)
+        let proxy = tree.createProxy(box, data: Int32(s.id))
         s.proxyId = proxy
         let p = Int(proxy)
         while proxyShapes.count <= p { proxyShapes.append(nil); proxyMoved.append(false) }
         proxyShapes[p] = s
         markMoved(proxy)
         if body.type == .static {
-            s.staticProxyId = staticTree.createProxy(s.geometry.aabb(body.xf), data: proxy)
+            s.staticProxyId = staticTree.createProxy(box, data: proxy)
         }
     }
 
@@ -304,8 +305,9 @@ public final class World {
 
     func bodyMoved(_ body: Body) {
         for s in body.shapes where s.proxyId >= 0 {
-            if tree.moveProxy(s.proxyId, tight: s.aabb(body.xf)) { markMoved(s.proxyId) }
-            if s.staticProxyId >= 0 { staticTree.moveProxy(s.staticProxyId, tight: s.aabb(body.xf)) }
+            let box = s.aabb(body.xf)
+            if tree.moveProxy(s.proxyId, tight: box) { markMoved(s.proxyId) }
+            if s.staticProxyId >= 0 { staticTree.moveProxy(s.staticProxyId, tight: box) }
         }
     }
 
